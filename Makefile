@@ -1,0 +1,47 @@
+# The two commands a newcomer needs: `make serve` and `make test`. Everything they need is
+# installed from this repository's own files; stamps make reruns fast.
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+export NO_MKDOCS_2_WARNING := 1
+
+.PHONY: serve build test bench chromium setup clean
+.DEFAULT_GOAL := serve
+
+$(VENV)/bin/python:
+	python3 -m venv $(VENV)
+
+$(VENV)/.site-deps: pyproject.toml | $(VENV)/bin/python
+	$(PY) -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.test-deps: pyproject.toml $(VENV)/.site-deps
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $@
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+build/assets/vendor/.stamp: node_modules/.installed $(VENV)/.site-deps py/seqbuild/vendor.py
+	$(PY) -m seqbuild.vendor
+
+setup: build/assets/vendor/.stamp
+
+build: setup
+	$(VENV)/bin/mkdocs build --strict
+
+serve: setup
+	@echo "Serving the site at http://$(HOST):$(PORT)/ (Ctrl+C stops it)"
+	$(VENV)/bin/mkdocs serve --strict --dev-addr $(HOST):$(PORT)
+
+chromium:
+	@test -x /usr/bin/chromium || { apt-get update && apt-get install -y chromium; }
+
+test: setup $(VENV)/.test-deps chromium
+	$(PY) -m pytest
+
+clean:
+	rm -rf site build

@@ -1,0 +1,30 @@
+// Renders the \( \) and \[ \] spans that pymdownx.arithmatex (generic mode) leaves in the page,
+// with the site's own KaTeX, loaded only on pages that have math.
+let katexLoading = null;
+
+function loadKatex() {
+  if (!katexLoading) {
+    const css = document.createElement("link");
+    css.rel = "stylesheet";
+    css.href = new URL("../vendor/katex/katex.min.css", import.meta.url).href;
+    document.head.append(css);
+    katexLoading = import(new URL("../vendor/katex/katex.mjs", import.meta.url).href).then((m) => m.default);
+  }
+  return katexLoading;
+}
+
+function stripDelimiters(text) {
+  const t = text.trim();
+  return t.replace(/^\\[([]/, "").replace(/\\[)\]]$/, "");
+}
+
+export async function renderMath(root) {
+  const nodes = [...root.querySelectorAll(".arithmatex:not([data-rendered])")];
+  if (nodes.length === 0) return;
+  const katex = await loadKatex();
+  for (const el of nodes) {
+    const tex = stripDelimiters(el.textContent);
+    katex.render(tex, el, { displayMode: el.tagName === "DIV", throwOnError: false });
+    el.dataset.rendered = "";
+  }
+}

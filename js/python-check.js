@@ -1,0 +1,30 @@
+// A small "is Python running in my browser?" box: computes sigma_max of a seeded random
+// matrix with numpy in the worker and shows it, or says in one sentence why it could not.
+import { python } from "./pyclient.js";
+
+function mount(box) {
+  const button = box.querySelector("button");
+  const status = box.querySelector("[data-status]");
+  const output = box.querySelector("output");
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    status.textContent = "Python is loading in your browser…";
+    try {
+      const n = Number(box.dataset.n), seed = Number(box.dataset.seed);
+      const result = await python.call("spectral-norm", { n, seed });
+      output.textContent = result.sigma_max.toFixed(12);
+      output.dataset.value = String(result.sigma_max);
+      status.textContent = "Python is ready: numpy computed this in your browser.";
+    } catch (err) {
+      status.textContent = err.message;
+      python.reset();
+    } finally {
+      button.disabled = false;
+    }
+  });
+  box.dataset.mounted = "";
+}
+
+export function mountPythonChecks(root) {
+  root.querySelectorAll("[data-python-check]:not([data-mounted])").forEach(mount);
+}

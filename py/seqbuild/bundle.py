@@ -1,0 +1,37 @@
+"""Make the browser-side artefacts under build/assets: the JS bundles and the seqlabs zip."""
+import subprocess
+import zipfile
+from pathlib import Path
+
+# Module entry points bundled as ES modules; the Mermaid stub must be a classic script
+# because it has to define window.mermaid before Material's bundle looks for it.
+ESM_ENTRIES = ["main.js", "worker.js"]
+CLASSIC_ENTRIES = ["mermaid-stub.js"]
+
+
+def esbuild(root: Path, entries: list[str], fmt: str, out: Path) -> None:
+    exe = root / "node_modules" / ".bin" / "esbuild"
+    subprocess.run(
+        [str(exe), *[str(root / "js" / e) for e in entries], "--bundle", f"--format={fmt}",
+         "--minify", "--sourcemap", "--target=es2020", "--log-level=warning", f"--outdir={out}"],
+        check=True)
+
+
+def bundle_js(root: Path) -> Path:
+    out = root / "build" / "assets" / "js"
+    esbuild(root, ESM_ENTRIES, "esm", out)
+    esbuild(root, CLASSIC_ENTRIES, "iife", out)
+    return out
+
+
+def lab_zip(root: Path) -> Path:
+    """Zip py/seqlabs with fixed timestamps so the same source gives the same bytes."""
+    out = root / "build" / "assets" / "seqlabs.zip"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    src = root / "py"
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
+        for path in sorted((src / "seqlabs").rglob("*.py")):
+            info = zipfile.ZipInfo(str(path.relative_to(src)), date_time=(2024, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            zf.writestr(info, path.read_bytes())
+    return out

@@ -1,0 +1,130 @@
+"""Real-browser checks of every page: on-origin only, math and diagrams drawn, search, Python
+in the worker, and no WCAG 2 A/AA violations in light and dark schemes."""
+import json
+from pathlib import Path
+
+import pytest
+
+from seqlabs import linalg
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[1]
+AXE = (ROOT / "node_modules" / "axe-core" / "axe.min.js").read_text()
+PAGES = ["", "module/"]
+WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+
+
+def open_page(page, server, path):
+    page.goto(f"{server}/{path}", wait_until="load")
+    page.wait_for_function("() => window.seqlabs !== undefined")
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_page_loads_without_errors_or_off_origin_requests(page, server, path):
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    open_page(page, server, path)
+    page.wait_for_load_state("networkidle")
+    assert errors == []
+    assert page.guard.requests and page.guard.off_origin == []
+
+
+def test_math_is_rendered_by_katex(page, server):
+    open_page(page, server, "module/")
+    page.wait_for_selector(".arithmatex .katex-display .katex-html")
+    page.wait_for_function("() => [...document.fonts].some(f => f.family.includes('KaTeX') && f.status === 'loaded')")
+    assert page.locator(".arithmatex:not([data-rendered])").count() == 0
+    # The MathML copy is what screen readers read.
+    assert "tanh" in page.locator(".arithmatex math").first.text_content()
+
+
+def test_mermaid_diagram_is_rendered_to_svg_from_our_copy(page, server):
+    open_page(page, server, "module/")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('div.mermaid')].some(d => d.shadowRoot && d.shadowRoot.querySelector('svg'))",
+        timeout=30_000)
+    labels = page.evaluate("() => document.querySelector('div.mermaid').shadowRoot.textContent")
+    assert "RNN step t=1" in labels
+    assert any(u.endswith("/assets/vendor/mermaid/mermaid.min.js") for u in page.guard.requests)
+
+
+def test_pages_without_diagrams_never_load_mermaid(page, server):
+    open_page(page, server, "")
+    page.wait_for_load_state("networkidle")
+    assert not any("mermaid.min.js" in u for u in page.guard.requests)
+
+
+def test_search_finds_a_word_from_the_module(page, server):
+    open_page(page, server, "")
+    search = page.locator("input.md-search__input")
+    search.click()
+    search.press_sequentially("hidden state")
+    page.wait_for_selector(".md-search-result__item", timeout=20_000)
+    assert "module" in page.locator(".md-search-result__item a").first.get_attribute("href")
+
+
+def test_worker_computes_what_cpython_computes(page, server):
+    open_page(page, server, "")
+    page.get_by_role("button", name="Compute σmax with numpy").click()
+    output = page.locator(".python-check output")
+    page.wait_for_function("() => document.querySelector('.python-check output').dataset.value", timeout=90_000)
+    in_browser = float(output.get_attribute("data-value"))
+    assert in_browser == pytest.approx(linalg.sigma_max(linalg.random_matrix(8, 0)), rel=1e-12)
+    assert "ready" in page.locator(".python-check [data-status]").text_content()
+    # The same call through the page's client, with other parameters.
+    got = page.evaluate("() => window.seqlabs.python.call('spectral-norm', {n: 17, seed: 5})")
+    assert got["sigma_max"] == pytest.approx(linalg.sigma_max(linalg.random_matrix(17, 5)), rel=1e-12)
+    error = page.evaluate("() => window.seqlabs.python.call('spectral-norm', {n: 0}).catch(e => [e.kind, e.message])")
+    assert error[0] == "input" and "1 to 256" in error[1]
+
+
+@pytest.mark.parametrize("failure", ["404", "broken", "no-numpy"])
+def test_a_failed_pyodide_load_ends_in_a_visible_message(make_context, server, failure):
+    context, _ = make_context()
+    if failure == "404":
+        context.route("**/pyodide.asm.wasm", lambda r: r.fulfill(status=404, body="missing"))
+    elif failure == "broken":
+        context.route("**/pyodide.asm.wasm", lambda r: r.fulfill(status=200, body=b"\0asm garbage",
+                                                                  headers={"content-type": "application/wasm"}))
+    else:
+        context.route("**/numpy-*.whl", lambda r: r.fulfill(status=404, body="missing"))
+    page = context.new_page()
+    # A corrupt wasm is only caught by the boot timeout, so keep it short here.
+    page.add_init_script("window.seqlabsConfig = {bootTimeoutMs: 8000}")
+    open_page(page, server, "")
+    page.get_by_role("button", name="Compute σmax with numpy").click()
+    status = page.locator(".python-check [data-status]")
+    page.wait_for_function(
+        "() => /could not|did not|stopped/.test(document.querySelector('.python-check [data-status]').textContent)",
+        timeout=40_000)
+    assert "not computed yet" in page.locator(".python-check output").text_content()
+    expected = {"404": "HTTP 404", "broken": "did not start within 8 seconds", "no-numpy": "numpy"}[failure]
+    assert expected in status.text_content()
+
+
+def test_a_hanging_pyodide_load_times_out_with_a_message(make_context, server):
+    context, _ = make_context()
+    context.route("**/pyodide.asm.wasm", lambda r: None)  # never answered
+    page = context.new_page()
+    page.add_init_script("window.seqlabsConfig = {bootTimeoutMs: 3000}")
+    open_page(page, server, "")
+    page.get_by_role("button", name="Compute σmax with numpy").click()
+    page.wait_for_function(
+        "() => document.querySelector('.python-check [data-status]').textContent.includes('did not start within 3 seconds')",
+        timeout=15_000)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("path", PAGES)
+def test_axe_finds_no_wcag_violations(make_context, server, path, scheme):
+    context, _ = make_context(color_scheme=scheme)
+    page = context.new_page()
+    open_page(page, server, path)
+    page.wait_for_load_state("networkidle")
+    expected = "slate" if scheme == "dark" else "default"
+    assert page.evaluate("() => document.body.dataset.mdColorScheme") == expected
+    page.evaluate(AXE)
+    result = page.evaluate("(tags) => axe.run(document, {runOnly: {type: 'tag', values: tags}})", WCAG)
+    violations = [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in result["violations"]]
+    assert violations == [], json.dumps(violations, indent=1)

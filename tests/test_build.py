@@ -1,0 +1,68 @@
+"""The strict build passes and nothing in it points a browser at another origin."""
+import re
+import zipfile
+
+import pytest
+
+from seqbuild import vendor
+
+# Ways a file makes the browser fetch something by itself (plain <a href> links are fine).
+FETCHING = [
+    re.compile(r"""\bsrc\s*=\s*["']?(?:https?:)?//""", re.I),
+    re.compile(r"""<link\b[^>]*\brel=["']?(?:stylesheet|preload|modulepreload|preconnect|dns-prefetch|icon|manifest)\b[^>]*\bhref=["']?(?:https?:)?//""", re.I),
+    re.compile(r"""<link\b[^>]*\bhref=["']?(?:https?:)?//[^>]*\brel=["']?(?:stylesheet|preload|modulepreload|preconnect|dns-prefetch|icon|manifest)\b""", re.I),
+    re.compile(r"""url\(\s*["']?(?:https?:)?//""", re.I),
+    re.compile(r"""@import\s+(?:url\()?["']?(?:https?:)?//""", re.I),
+    re.compile(r"""\bimport\s*\(\s*["'`](?:https?:)?//""", re.I),
+    re.compile(r"""\bfrom\s*["'](?:https?:)?//""", re.I),
+    re.compile(r"""\bimportScripts\s*\(\s*["'](?:https?:)?//""", re.I),
+]
+
+
+def off_origin_references(text: str) -> list[str]:
+    return [m.group(0) for rx in FETCHING for m in rx.finditer(text)]
+
+
+@pytest.mark.parametrize("snippet", [
+    '<script src="https://cdn.example/x.js"></script>',
+    '<link rel="stylesheet" href="https://fonts.googleapis.com/css">',
+    '<link href="//cdn.example/a.css" rel="stylesheet">',
+    "body{background:url(https://x.example/a.png)}",
+    'import x from "https://esm.example/mod.js"',
+    'await import("https://esm.example/mod.js")',
+])
+def test_scanner_catches_off_origin_fetches(snippet):
+    assert off_origin_references(snippet)
+
+
+def test_scanner_allows_plain_links():
+    assert not off_origin_references('<a href="https://arxiv.org/abs/1409.0473">paper</a>')
+
+
+def test_built_site_references_nothing_off_origin(site_dir):
+    found = {}
+    for path in site_dir.rglob("*"):
+        if path.suffix in {".html", ".css", ".js", ".mjs"}:
+            hits = off_origin_references(path.read_text(errors="replace"))
+            if hits:
+                found[str(path.relative_to(site_dir))] = hits[:3]
+    assert found == {}
+
+
+def test_site_ships_the_runtime_and_the_lab_package(site_dir):
+    pyodide = site_dir / "assets" / "vendor" / "pyodide"
+    for name in vendor.PYODIDE_CORE:
+        assert (pyodide / name).is_file(), name
+    entry = vendor.lock_entry(pyodide / "pyodide-lock.json", "numpy")
+    assert vendor.sha256(pyodide / entry["file_name"]) == entry["sha256"]
+    with zipfile.ZipFile(site_dir / "assets" / "seqlabs.zip") as zf:
+        assert "seqlabs/api.py" in zf.namelist()
+    assert (site_dir / "assets" / "vendor" / "katex" / "katex.mjs").is_file()
+    assert list((site_dir / "assets" / "vendor" / "katex" / "fonts").glob("*.woff2"))
+    assert (site_dir / "assets" / "vendor" / "mermaid" / "mermaid.min.js").is_file()
+
+
+def test_mermaid_is_not_loaded_by_the_page_itself(site_dir):
+    html = (site_dir / "index.html").read_text()
+    assert "mermaid.min.js" not in html
+    assert "mermaid-stub.js" in html

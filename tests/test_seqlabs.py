@@ -1,0 +1,42 @@
+import json
+
+import numpy as np
+import pytest
+
+from seqlabs import api, linalg
+
+
+def test_random_matrix_is_seeded_and_scaled():
+    a, b = linalg.random_matrix(64, seed=3), linalg.random_matrix(64, seed=3)
+    assert a.shape == (64, 64)
+    np.testing.assert_array_equal(a, b)
+    assert not np.array_equal(a, linalg.random_matrix(64, seed=4))
+    assert abs(a.std() - 1 / 8) < 0.01
+
+
+def test_sigma_max_is_the_largest_stretch():
+    W = np.diag([0.5, 2.0, -3.0])
+    assert linalg.sigma_max(W) == pytest.approx(3.0)
+    Q, _ = np.linalg.qr(np.random.default_rng(0).normal(size=(5, 5)))
+    assert linalg.sigma_max(0.9 * Q) == pytest.approx(0.9)
+
+
+def test_largest_fraction_and_context_value_match_the_exercises():
+    assert linalg.largest_fraction(0.85, 40) == pytest.approx(0.0015, abs=2e-5)
+    assert linalg.context_value([0.1, 0.6, 0.2, 0.1], [1, 3, -1, 2]) == pytest.approx(1.9)
+
+
+def test_call_spectral_norm_matches_direct_computation():
+    out = api.call("spectral-norm", {"n": 8, "seed": 0})
+    assert out["sigma_max"] == linalg.sigma_max(linalg.random_matrix(8, 0))
+
+
+@pytest.mark.parametrize("params", [{"n": 0}, {"n": 1000}, {"n": 2.5}, {"n": True}, {"seed": -1}, {"seed": "x"}])
+def test_bad_parameters_raise_input_error(params):
+    with pytest.raises(api.InputError):
+        api.call("spectral-norm", params)
+
+
+def test_call_json_reports_errors_as_data():
+    assert json.loads(api.call_json("nope", "{}"))["error"]["type"] == "input"
+    assert "sigma_max" in json.loads(api.call_json("spectral-norm", '{"n": 4}'))["result"]
