@@ -45,3 +45,6 @@ test: setup $(VENV)/.test-deps chromium
 
 clean:
 	rm -rf site build
+
+bench: setup $(VENV)/.test-deps chromium
+	$(PY) bench/run.py

@@ -1,0 +1,101 @@
+"""make bench: timings in headless Chromium, reported side by side, never asserted.
+
+Measures the floor (bare Pyodide + numpy ready in a module worker, cold and warm) and our own
+worker from `new Worker` to the first seqlabs result, cold and warm, with their ratio to the
+floor. Writes bench/results/latest.json and prints a Markdown table.
+"""
+import functools
+import http.server
+import json
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+from conftest import CHROMIUM, CHROMIUM_ARGS, QuietHandler, build_site  # noqa: E402
+
+REPS = 5
+OUR_FIRST_RESULT = """async () => {
+  const t0 = performance.now();
+  await window.seqlabs.python.call('spectral-norm', {n: 8, seed: 0});
+  return performance.now() - t0;
+}"""
+
+
+def serve(folder: Path):
+    handler = functools.partial(QuietHandler, directory=str(folder))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    return httpd, f"http://127.0.0.1:{httpd.server_port}"
+
+
+def measure(browser_or_context, origin: str, path: str, script: str, persistent: bool) -> float:
+    ctx = browser_or_context if persistent else browser_or_context.new_context()
+    page = ctx.new_page()
+    page.goto(f"{origin}/{path}", wait_until="load")
+    if path == "":
+        page.wait_for_function("() => window.seqlabs !== undefined")
+    ms = page.evaluate(script)
+    page.close()
+    if not persistent:
+        ctx.close()
+    return ms
+
+
+def summary(samples: list[float]) -> dict:
+    return {"median_ms": round(statistics.median(samples), 1),
+            "min_ms": round(min(samples), 1), "max_ms": round(max(samples), 1), "n": len(samples)}
+
+
+def main() -> None:
+    work = Path(tempfile.mkdtemp(prefix="seqbench-"))
+    site = build_site(work / "site")
+    (site / "__bench").mkdir()
+    for name in ["floor.html", "floor-worker.js"]:
+        shutil.copy(ROOT / "bench" / name, site / "__bench" / name)
+    httpd, origin = serve(site)
+    cases = {"floor": ("__bench/floor.html", "() => window.bootFloor()"),
+             "worker first result": ("", OUR_FIRST_RESULT)}
+    results = {}
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        for name, (path, script) in cases.items():
+            results[f"{name}, cold"] = summary([measure(browser, origin, path, script, False) for _ in range(REPS)])
+        browser.close()
+        profile = work / "profile"
+        ctx = pw.chromium.launch_persistent_context(str(profile), executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        for name, (path, script) in cases.items():
+            measure(ctx, origin, path, script, True)  # fills the cache
+            results[f"{name}, warm"] = summary([measure(ctx, origin, path, script, True) for _ in range(REPS)])
+        ctx.close()
+    httpd.shutdown()
+    shutil.rmtree(work, ignore_errors=True)
+    for temp in ["cold", "warm"]:
+        floor = results[f"floor, {temp}"]["median_ms"]
+        results[f"worker first result, {temp}"]["ratio_to_floor"] = round(
+            results[f"worker first result, {temp}"]["median_ms"] / floor, 3)
+    report = {"date": time.strftime("%Y-%m-%d"), "machine": f"{platform.machine()}, "
+              f"{subprocess.run(['nproc'], capture_output=True, text=True).stdout.strip()} cores",
+              "chromium": subprocess.run([CHROMIUM, "--version"], capture_output=True, text=True).stdout.strip(),
+              "results": results}
+    out = ROOT / "bench" / "results"
+    out.mkdir(exist_ok=True)
+    (out / "latest.json").write_text(json.dumps(report, indent=2))
+    print(f"\n{report['date']} · {report['machine']} · {report['chromium']}\n")
+    print("| measure | median ms | min | max | n | ratio to floor |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for name, r in results.items():
+        print(f"| {name} | {r['median_ms']} | {r['min_ms']} | {r['max_ms']} | {r['n']} | {r.get('ratio_to_floor', '')} |")
+
+
+if __name__ == "__main__":
+    main()
