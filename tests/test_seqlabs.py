@@ -40,3 +40,10 @@ def test_bad_parameters_raise_input_error(params):
 def test_call_json_reports_errors_as_data():
     assert json.loads(api.call_json("nope", "{}"))["error"]["type"] == "input"
     assert "sigma_max" in json.loads(api.call_json("spectral-norm", '{"n": 4}'))["result"]
+
+
+def test_sequential_steps_of_a_chain_and_of_self_attention():
+    from seqlabs import parallel
+    assert parallel.sequential_steps(parallel.rnn_dependencies(1000)) == 1000
+    assert parallel.sequential_steps(parallel.self_attention_dependencies(50)) == 1
+    assert parallel.sequential_steps([]) == 0

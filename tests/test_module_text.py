@@ -1,0 +1,91 @@
+"""The module page carries its exercises' answers as data, and the numbers in it are right."""
+import re
+from html.parser import HTMLParser
+
+import pytest
+
+from seqlabs import linalg, parallel
+
+
+class Exercises(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.found = {}
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if "exercise" in (a.get("class") or "").split():
+            self.found[a["id"]] = a
+
+
+@pytest.fixture(scope="module")
+def module_html(site_dir):
+    return (site_dir / "module" / "index.html").read_text()
+
+
+@pytest.fixture(scope="module")
+def exercises(module_html):
+    parser = Exercises()
+    parser.feed(module_html)
+    return parser.found
+
+
+def numbers(attr: str) -> list[float]:
+    return [float(x) for x in attr.split()]
+
+
+# How seqlabs recomputes each numeric exercise from its statement.
+RECOMPUTE = {
+    "exercise-vanishing-fraction": lambda: [linalg.largest_fraction(0.85, 40)],
+    "exercise-sequential-steps": lambda: [
+        parallel.sequential_steps(parallel.rnn_dependencies(1000)),
+        parallel.sequential_steps(parallel.self_attention_dependencies(1000)),
+    ],
+    "exercise-context-value": lambda: [linalg.context_value([0.1, 0.6, 0.2, 0.1], [1, 3, -1, 2])],
+}
+
+
+def test_there_are_five_exercises_of_the_right_kinds(exercises):
+    kinds = [e["data-kind"] for e in exercises.values()]
+    assert sorted(kinds) == ["apply", "apply", "apply", "check", "extend"]
+
+
+def test_answers_and_tolerances_are_those_of_the_text(exercises):
+    assert exercises["exercise-vanishing-fraction"]["data-answer"] == "0.00150"
+    assert exercises["exercise-vanishing-fraction"]["data-tolerance"] == "0.00002"
+    assert exercises["exercise-context-value"]["data-answer"] == "1.9"
+    assert exercises["exercise-context-value"]["data-tolerance"] == "0.0001"
+    assert numbers(exercises["exercise-sequential-steps"]["data-answer"]) == [1000, 1]
+
+
+@pytest.mark.parametrize("exercise_id", sorted(RECOMPUTE))
+def test_every_numeric_answer_is_what_seqlabs_computes(exercises, exercise_id):
+    data = exercises[exercise_id]
+    answers, tolerances = numbers(data["data-answer"]), numbers(data["data-tolerance"])
+    computed = RECOMPUTE[exercise_id]()
+    assert len(answers) == len(tolerances) == len(computed)
+    for answer, tol, value in zip(answers, tolerances, computed):
+        assert abs(value - answer) <= tol, (exercise_id, value, answer, tol)
+
+
+def test_the_quoted_vanishing_figure_is_right(module_html):
+    quoted = re.search(r"0\.9\^\{50\} \\approx (0\.\d+)", module_html)
+    assert quoted, "the text should quote 0.9^50"
+    value = float(quoted.group(1))
+    assert round(linalg.largest_fraction(0.9, 50), 3) == value
+
+
+def test_every_anchor_the_issues_name_exists(module_html):
+    for anchor in ["figure-embedding-analogy", "figure-parallel-steps", "lab-rnn-gradient",
+                   "figure-bottleneck", "figure-bahdanau-alignment"]:
+        assert f'id="{anchor}"' in module_html
+
+
+def test_solutions_are_collapsed(module_html):
+    assert module_html.count('<details class="success">') == 5
+    assert "<details class=\"success\" open" not in module_html
+
+
+def test_references_link_to_arxiv(module_html):
+    for arxiv in ["1301.3781", "1409.3215", "1409.0473"]:
+        assert f"https://arxiv.org/abs/{arxiv}" in module_html
