@@ -89,3 +89,10 @@ def test_solutions_are_collapsed(module_html):
 def test_references_link_to_arxiv(module_html):
     for arxiv in ["1301.3781", "1409.3215", "1409.0473"]:
         assert f"https://arxiv.org/abs/{arxiv}" in module_html
+
+
+def test_every_in_page_link_has_a_target(module_html):
+    targets = set(re.findall(r'\bid="([^"]+)"', module_html))
+    links = set(re.findall(r'href="#([^"]+)"', module_html))
+    assert {"first-attention", "exercise-context-value", "vanishing-gradients"} <= links
+    assert links - targets == set()
