@@ -1,67 +1,158 @@
-// Promise API over the Python worker: call(lab, params) resolves with the result or rejects
-// with an Error whose .kind is "input" (the learner can fix it) or "runtime".
+// Promise API over the one Python worker.
+//   call(lab, params, {onProgress})  -> result, or throws Error with .kind "input" | "runtime" | "cancelled"
+//   latest(key, lab, params)         -> {result} | {stale: true}; newest request per key wins
+//   cancel()                         -> stops whatever runs by terminating the worker
 const BOOT_TIMEOUT_MS = 60_000;
 
-export class PythonClient {
+function failure(message, kind = "runtime") {
+  return Object.assign(new Error(message), { kind });
+}
+
+export class PythonClient extends EventTarget {
   constructor({ bootTimeoutMs = window.seqlabsConfig?.bootTimeoutMs ?? BOOT_TIMEOUT_MS } = {}) {
+    super();
     this.bootTimeoutMs = bootTimeoutMs;
     this.worker = null;
     this.readyPromise = null;
-    this.pending = new Map();
+    this.pending = new Map();   // id -> {lab, params, resolve, reject, onProgress}
+    this.slots = new Map();     // key -> {running, next}
     this.nextId = 1;
+    this.restarts = 0;
+    this.state = "idle";        // idle | loading | ready | failed
+  }
+
+  setState(state, detail) {
+    this.state = state;
+    this.dispatchEvent(new CustomEvent("state", { detail: { state, message: detail } }));
   }
 
   start() {
     if (this.readyPromise) return this.readyPromise;
-    this.worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+    this.setState("loading");
+    const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+    this.worker = worker;
+    // Events of a worker that was since cancelled or replaced must not touch the current one.
+    const current = () => worker === this.worker;
     this.readyPromise = new Promise((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(this.fail(`Python did not start within ${Math.round(this.bootTimeoutMs / 1000)} seconds.`)),
-        this.bootTimeoutMs);
-      this.worker.addEventListener("message", ({ data }) => {
-        if (data.type === "ready") { clearTimeout(timer); resolve(); }
-        else if (data.type === "failed") { clearTimeout(timer); reject(this.fail(`Python could not start: ${data.message}`)); }
-        else this.settle(data);
+      const timer = setTimeout(() => current() && reject(this.fail(
+        `Python did not start within ${Math.round(this.bootTimeoutMs / 1000)} seconds.`)), this.bootTimeoutMs);
+      worker.addEventListener("message", ({ data }) => {
+        if (!current()) return;
+        if (data.type === "ready") {
+          clearTimeout(timer);
+          this.setState("ready");
+          resolve();
+        } else if (data.type === "failed") {
+          clearTimeout(timer);
+          reject(this.fail(`Python could not start: ${data.message}`));
+        } else if (data.progress) {
+          this.pending.get(data.id)?.onProgress?.(data.progress);
+        } else {
+          this.settle(data);
+        }
       });
-      this.worker.addEventListener("error", (event) => {
+      worker.addEventListener("error", (event) => {
+        if (!current()) return;
         clearTimeout(timer);
-        reject(this.fail(`The Python worker stopped: ${event.message || "it could not be loaded"}.`));
+        if (this.state === "ready") this.crashed(event.message);
+        else reject(this.fail(`The Python worker stopped: ${event.message || "it could not be loaded"}.`));
       });
     });
+    this.readyPromise.catch(() => {});
     return this.readyPromise;
   }
 
+  // Startup failed: reject everything waiting; a later start() (Retry) tries afresh.
   fail(message) {
-    const err = new Error(message);
-    err.kind = "runtime";
+    const err = failure(message);
     this.worker?.terminate();
-    for (const { reject } of this.pending.values()) reject(err);
-    this.pending.clear();
+    this.worker = null;
+    this.readyPromise = null;
+    this.rejectAll(err);
+    this.setState("failed", message);
     return err;
   }
 
-  settle({ id, result, error }) {
-    const entry = this.pending.get(id);
-    if (!entry) return;
-    this.pending.delete(id);
-    if (error) entry.reject(Object.assign(new Error(error.message), { kind: error.type }));
-    else entry.resolve(result);
+  rejectAll(err) {
+    for (const { reject } of this.pending.values()) reject(err);
+    this.pending.clear();
   }
 
-  async call(lab, params = {}) {
+  // A worker that dies mid-run is restarted once and its calls resent; a second death is reported.
+  async crashed(message) {
+    this.worker.terminate();
+    this.worker = null;
+    this.readyPromise = null;
+    if (this.restarts >= 1) {
+      const err = failure(`Python stopped while computing (${message || "the worker crashed"}); reload the page to try again.`);
+      this.rejectAll(err);
+      this.setState("failed", err.message);
+      return;
+    }
+    this.restarts += 1;
+    const resend = [...this.pending.entries()];
+    try {
+      await this.start();
+    } catch {
+      return;
+    }
+    for (const [id, job] of resend) this.worker.postMessage({ id, lab: job.lab, params: job.params });
+  }
+
+  settle({ id, result, error }) {
+    const job = this.pending.get(id);
+    if (!job) return;
+    this.pending.delete(id);
+    if (error) job.reject(failure(error.message, error.type));
+    else job.resolve(result);
+  }
+
+  async call(lab, params = {}, { onProgress } = {}) {
     await this.start();
+    if (!this.worker) throw failure("Python stopped before the computation could start; try again.");
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      this.pending.set(id, { lab, params, resolve, reject, onProgress });
       this.worker.postMessage({ id, lab, params });
     });
   }
 
-  // After a failure a fresh worker can be tried again.
-  reset() {
-    this.worker?.terminate();
+  latest(key, lab, params, options) {
+    const slot = this.slots.get(key) ?? { running: false, next: null };
+    this.slots.set(key, slot);
+    return new Promise((resolve, reject) => {
+      slot.next?.resolve({ stale: true });
+      slot.next = { lab, params, options, resolve, reject };
+      if (!slot.running) this.pump(slot);
+    });
+  }
+
+  async pump(slot) {
+    const job = slot.next;
+    slot.next = null;
+    slot.running = true;
+    try {
+      const result = await this.call(job.lab, job.params, job.options);
+      job.resolve(slot.next ? { stale: true } : { result });
+    } catch (err) {
+      if (slot.next && err.kind !== "cancelled") job.resolve({ stale: true });
+      else job.reject(err);
+    }
+    slot.running = false;
+    if (slot.next) this.pump(slot);
+  }
+
+  cancel() {
+    if (!this.worker) return;
+    this.worker.terminate();
     this.worker = null;
     this.readyPromise = null;
+    this.rejectAll(failure("The computation was cancelled.", "cancelled"));
+    for (const slot of this.slots.values()) {
+      slot.next?.reject(failure("The computation was cancelled.", "cancelled"));
+      slot.next = null;
+    }
+    this.setState("idle");
   }
 }
 

@@ -56,7 +56,8 @@ self.onmessage = async ({ data }) => {
   let reply;
   try {
     const callJson = await ready;
-    reply = JSON.parse(callJson(lab, JSON.stringify(params ?? {})));
+    const progress = (fraction, message) => postMessage({ id, progress: { fraction, message } });
+    reply = JSON.parse(callJson(lab, JSON.stringify(params ?? {}), progress));
   } catch (err) {
     reply = { error: { type: "runtime", message: String(err?.message ?? err) } };
   }

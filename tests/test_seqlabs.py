@@ -28,6 +28,7 @@ def test_largest_fraction_and_context_value_match_the_exercises():
 
 def test_call_spectral_norm_matches_direct_computation():
     out = api.call("spectral-norm", {"n": 8, "seed": 0})
+    assert out["params"] == {"n": 8, "seed": 0}
     assert out["sigma_max"] == linalg.sigma_max(linalg.random_matrix(8, 0))
 
 
@@ -39,6 +40,7 @@ def test_bad_parameters_raise_input_error(params):
 
 def test_call_json_reports_errors_as_data():
     assert json.loads(api.call_json("nope", "{}"))["error"]["type"] == "input"
+    assert json.loads(api.call_json("spectral-norm", "[1, 2]"))["error"]["type"] == "input"
     assert "sigma_max" in json.loads(api.call_json("spectral-norm", '{"n": 4}'))["result"]
 
 

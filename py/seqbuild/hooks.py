@@ -1,12 +1,17 @@
-"""MkDocs hooks: vendor the runtime, bundle the JS, ship seqlabs, and add them to the site."""
+"""MkDocs hooks: vendor the runtime, bundle the JS, ship seqlabs, and put each lab's
+build-time result into the page so its figure draws before (and without) Pyodide."""
+import re
 from pathlib import Path
 
+from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
-from seqbuild import bundle, vendor
+from seqbuild import bundle, labdata, vendor
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILD = ROOT / "build"
+LAB_FIGURE = re.compile(r'<figure\b[^>]*\bdata-lab="([a-z0-9-]+)"[^>]*>')
+_labs: dict = {}
 
 
 def on_config(config):
@@ -14,9 +19,11 @@ def on_config(config):
         vendor.ensure(ROOT)
     except vendor.VendorError as err:
         # One sentence that names the file, instead of a traceback.
-        raise SystemExit(f"vendor: {err}") from None
+        raise PluginError(f"vendor: {err}") from None
     bundle.bundle_js(ROOT)
     bundle.lab_zip(ROOT)
+    _labs.clear()
+    _labs.update(labdata.load(ROOT))
     return config
 
 
@@ -27,3 +34,13 @@ def on_files(files, config):
             files.append(File(rel, src_dir=str(BUILD), dest_dir=config["site_dir"],
                               use_directory_urls=config["use_directory_urls"]))
     return files
+
+
+def on_page_content(html, page, config, files):
+    def attach(match):
+        name = match.group(1)
+        if name not in _labs:
+            raise PluginError(f"{page.file.src_path} uses lab {name!r}, which seqlabs does not register.")
+        return match.group(0) + labdata.script_tag({"lab": name, **_labs[name]})
+
+    return LAB_FIGURE.sub(attach, html)

@@ -4,39 +4,44 @@ Results are plain JSON-able dicts so that they cross the Python-JS boundary once
 """
 import json
 
-from . import linalg
+from . import rnn_gradient, spectral_norm
+from .schema import InputError, to_json
 
-
-class InputError(ValueError):
-    """A parameter a learner can fix; the message is one sentence meant for them."""
-
-
-def _spectral_norm(params: dict) -> dict:
-    n = params.get("n", 8)
-    seed = params.get("seed", 0)
-    if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 256:
-        raise InputError("The matrix size n must be a whole number from 1 to 256.")
-    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-        raise InputError("The seed must be a whole number of 0 or more.")
-    W = linalg.random_matrix(n, seed)
-    return {"n": n, "seed": seed, "sigma_max": linalg.sigma_max(W)}
-
-
-FUNCTIONS = {
-    "spectral-norm": _spectral_norm,
+# The registry: lab name -> module with SCHEMA and run(params).
+LABS = {
+    "rnn-gradient": rnn_gradient,
+    "spectral-norm": spectral_norm,
 }
 
-
-def call(name: str, params: dict | None = None) -> dict:
-    """Run the named function on params; unknown names are an InputError too."""
-    if name not in FUNCTIONS:
-        raise InputError(f"There is no lab function called {name!r}.")
-    return FUNCTIONS[name](dict(params or {}))
+__all__ = ["InputError", "LABS", "call", "call_json", "schema"]
 
 
-def call_json(name: str, params_json: str) -> str:
+def lab(name: str):
+    if name not in LABS:
+        raise InputError(f"There is no lab called {name!r}.")
+    return LABS[name]
+
+
+def schema(name: str) -> list[dict]:
+    return to_json(lab(name).SCHEMA)
+
+
+def call(name: str, params: dict | None = None, progress=None) -> dict:
+    """Run the named lab; its parameters are validated against its schema first.
+
+    Labs with REPORTS_PROGRESS = True also get progress(fraction, message) to call.
+    """
+    if params is not None and not isinstance(params, dict):
+        raise InputError("Lab settings must be given as named values.")
+    module = lab(name)
+    if getattr(module, "REPORTS_PROGRESS", False):
+        return module.run(dict(params or {}), progress or (lambda fraction, message: None))
+    return module.run(dict(params or {}))
+
+
+def call_json(name: str, params_json: str, progress=None) -> str:
     """JSON in, JSON out: {"result": ...} or {"error": {"type", "message"}}; used by the worker."""
     try:
-        return json.dumps({"result": call(name, json.loads(params_json))})
+        return json.dumps({"result": call(name, json.loads(params_json), progress)}, allow_nan=False)
     except InputError as err:
         return json.dumps({"error": {"type": "input", "message": str(err)}})

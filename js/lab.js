@@ -1,0 +1,119 @@
+// The controller of one lab figure: draws the build-time result at once, builds the controls,
+// keeps the URL in step, boots Python on first interaction (or when idle and visible), and
+// redraws with the newest result, dropping stale ones.
+import { buildControls } from "./controls.js";
+import { python } from "./pyclient.js";
+import { defaults } from "./schema.js";
+import { buildStatus } from "./status.js";
+import { readLabState, writeLabState } from "./urlstate.js";
+import * as rnnGradient from "./labs/rnn-gradient.js";
+
+const VIEWS = { "rnn-gradient": rnnGradient };
+
+function div(className, parent) {
+  const el = document.createElement("div");
+  el.className = className;
+  parent.append(el);
+  return el;
+}
+
+function mountLab(figure) {
+  const dataTag = figure.querySelector("script[data-lab-data]");
+  const { lab, schema, result } = JSON.parse(dataTag.textContent);
+  const view = VIEWS[lab];
+  if (!view) return;
+  figure.dataset.mounted = "";
+
+  const box = document.createElement("div");
+  box.className = "lab";
+  (figure.querySelector("figcaption") ?? dataTag).after(box);
+  const drawing = view.mount(div("lab-view", box));
+  const words = document.createElement("p");
+  words.className = "lab-words";
+  words.setAttribute("aria-live", "polite");
+  box.append(words);
+  const notice = document.createElement("p");
+  notice.className = "lab-notice";
+  notice.setAttribute("role", "alert");
+  notice.hidden = true;
+  const fieldset = document.createElement("fieldset");
+  fieldset.className = "lab-controls";
+  const legend = document.createElement("legend");
+  legend.textContent = "Settings";
+  fieldset.append(legend);
+  box.append(notice, fieldset);
+  const statusBox = div("lab-status", box);
+  const status = buildStatus(statusBox, { onRetry: () => compute(), onCancel: () => python.cancel() });
+
+  const fromUrl = readLabState(lab, schema);
+  let values = { ...defaults(schema), ...fromUrl.values };
+  const showNotice = (messages) => {
+    notice.hidden = messages.length === 0;
+    notice.textContent = messages.join(" ");
+  };
+  showNotice(fromUrl.notices);
+
+  const draw = (res) => {
+    words.textContent = `Right now: ${drawing.draw(res)}`;
+    figure.dataset.drawn = JSON.stringify(res.params);
+  };
+  const controls = buildControls(fieldset, schema, values, (name, value) => {
+    values = { ...values, [name]: value };
+    writeLabState(lab, schema, values);
+    syncDisabled();
+    compute();
+  });
+  const syncDisabled = () => {
+    const off = view.disabledControls?.(values) ?? [];
+    for (const p of schema) controls.setDisabled(p.name, off.includes(p.name));
+  };
+  syncDisabled();
+  draw(result);
+  status.show("static");
+
+  async function compute() {
+    status.show(python.state === "ready" ? "running" : "loading");
+    try {
+      const out = await python.latest(lab, lab, values);
+      if (out.stale) return;
+      draw(out.result);
+      showNotice([]);
+      status.show("ready");
+    } catch (err) {
+      if (err.kind === "input") showNotice([err.message]);
+      status.show("error", err.kind === "cancelled"
+        ? "Cancelled: the figure shows the last finished result. Press Retry to compute the current settings."
+        : `${err.message} The figure shows the last result that could be computed.`);
+    }
+  }
+
+  // Boot Python on the first touch of the lab, or once the lab is on screen and the browser idle.
+  const boot = () => { if (python.state === "idle") python.start().catch(() => {}); };
+  box.addEventListener("pointerdown", boot, { once: true });
+  box.addEventListener("focusin", boot, { once: true });
+  const idle = window.requestIdleCallback ?? ((fn) => setTimeout(fn, 1500));
+  new IntersectionObserver((entries, observer) => {
+    if (entries.some((e) => e.isIntersecting)) {
+      observer.disconnect();
+      idle(boot, { timeout: 4000 });
+    }
+  }).observe(figure);
+  // Mirror the shared worker's start-up in this lab's status line while nothing else is going on.
+  const onState = ({ detail }) => {
+    if (!figure.isConnected) return python.removeEventListener("state", onState);
+    const shown = statusBox.dataset.state;
+    if (detail.state === "loading" && shown === "static") status.show("loading");
+    else if (detail.state === "ready" && shown === "loading") status.show("ready");
+    else if (detail.state === "failed" && shown !== "error") {
+      status.show("error", `${detail.message} The figure shows the last result that could be computed.`);
+    }
+  };
+  python.addEventListener("state", onState);
+  if (Object.keys(fromUrl.values).length > 0) compute();
+}
+
+export function mountLabs(root) {
+  root.querySelectorAll("figure[data-lab]:not([data-mounted])").forEach((figure) => {
+    if (figure.querySelector("script[data-lab-data]")) mountLab(figure);
+  });
+}

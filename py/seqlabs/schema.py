@@ -1,0 +1,59 @@
+"""Declared lab parameters, and the one place where a call's parameters are checked.
+
+The same schema is exported as JSON at build time, so the page builds its controls and checks
+URL state from it; Python still validates every call, because the page is not trusted.
+"""
+import math
+from dataclasses import asdict, dataclass, field
+
+
+class InputError(ValueError):
+    """A parameter a learner can fix; the message is one sentence meant for them."""
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    type: str                      # "float", "int" or "choice"
+    default: object
+    label: str
+    help: str
+    min: float | None = None
+    max: float | None = None
+    step: float | None = None
+    choices: tuple = field(default_factory=tuple)
+    choice_labels: tuple = field(default_factory=tuple)
+
+    def check(self, value):
+        """The value as the lab should use it, or InputError with a sentence naming the control."""
+        if self.type == "choice":
+            if value not in self.choices:
+                options = ", ".join(str(c) for c in self.choices)
+                raise InputError(f"{self.label} must be one of {options}; {value!r} is not.")
+            return value
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise InputError(f"{self.label} must be a number from {self.min:g} to {self.max:g}.")
+        if self.type == "int":
+            if value != int(value):
+                raise InputError(f"{self.label} must be a whole number; {value:g} is not.")
+            value = int(value)
+        if not self.min <= value <= self.max:
+            raise InputError(f"{self.label} must be from {self.min:g} to {self.max:g}; {value:g} is outside that range.")
+        return float(value) if self.type == "float" else value
+
+
+def validate(schema: list[Param], params: dict) -> dict:
+    """Defaults filled in, every value checked, unknown names refused."""
+    known = {p.name for p in schema}
+    unknown = sorted(set(params) - known)
+    if unknown:
+        raise InputError(f"This lab has no setting called {unknown[0]!r}.")
+    return {p.name: p.check(params.get(p.name, p.default)) for p in schema}
+
+
+def defaults(schema: list[Param]) -> dict:
+    return {p.name: p.default for p in schema}
+
+
+def to_json(schema: list[Param]) -> list[dict]:
+    return [{k: v for k, v in asdict(p).items() if v not in (None, ())} for p in schema]

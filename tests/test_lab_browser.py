@@ -1,0 +1,163 @@
+"""The rnn-gradient lab as a reader uses it, in Chromium: static first paint, keyboard
+controls, URL state, Python in the worker matching CPython, failures and cancelling."""
+import json
+
+import numpy as np
+import pytest
+
+from seqlabs import api
+
+pytestmark = pytest.mark.browser
+LAB = "#lab-rnn-gradient"
+
+
+def open_module(page, server, query=""):
+    page.goto(f"{server}/module/{query}{LAB}", wait_until="load")
+    page.wait_for_selector(f"{LAB}[data-drawn]")
+
+
+def drawn(page):
+    return json.loads(page.get_attribute(LAB, "data-drawn"))
+
+
+def status_text(page):
+    return page.locator(f"{LAB} .lab-status__text").text_content()
+
+
+def wait_ready(page):
+    page.wait_for_function("() => window.seqlabs.python.state === 'ready'", timeout=90_000)
+
+
+def test_static_figure_paints_with_pyodide_blocked(make_context, server):
+    context, guard = make_context()
+    context.route("**/vendor/pyodide/**", lambda route: route.abort())
+    page = context.new_page()
+    open_module(page, server)
+    assert page.locator(f"{LAB} path.series-measured").get_attribute("d").startswith("M")
+    assert drawn(page) == api.call("rnn-gradient")["params"]
+    assert "Right now:" in page.locator(f"{LAB} .lab-words").text_content()
+    # Python is started when the lab is visible and the browser idle; it fails, and says so.
+    page.locator(LAB).scroll_into_view_if_needed()
+    page.wait_for_selector(f"{LAB} .lab-status[data-state='error']", timeout=30_000)
+    assert "Python could not start" in status_text(page)
+    assert page.get_by_role("button", name="Retry").is_visible()
+    assert page.locator(f"{LAB} path.series-measured").get_attribute("d").startswith("M")
+
+
+def test_keyboard_changes_the_figure_and_the_url(page, server):
+    open_module(page, server)
+    before = page.locator(f"{LAB} path.series-measured").get_attribute("d")
+    slider = page.get_by_label("σmax of W_hh", exact=True)
+    slider.focus()
+    for _ in range(3):
+        slider.press("ArrowRight")
+    page.wait_for_function(f"() => JSON.parse(document.querySelector('{LAB}').dataset.drawn).sigma_max === 0.93",
+                           timeout=90_000)
+    assert "rnn-gradient.sigma_max=0.93" in page.url
+    assert page.url.endswith(LAB)
+    assert page.locator(f"{LAB} path.series-measured").get_attribute("d") != before
+    page.get_by_label("Cell", exact=True).select_option("lstm")
+    page.wait_for_function(f"() => JSON.parse(document.querySelector('{LAB}').dataset.drawn).cell === 'lstm'")
+    assert "rnn-gradient.cell=lstm" in page.url
+    assert page.get_by_label("LSTM forget-gate bias", exact=True).is_enabled()
+    assert page.get_by_label("Nonlinearity", exact=True).is_disabled()
+
+
+def test_settings_from_a_link_are_applied(page, server):
+    open_module(page, server, "?rnn-gradient.steps=30&rnn-gradient.nonlinearity=linear")
+    page.wait_for_function(f"() => JSON.parse(document.querySelector('{LAB}').dataset.drawn).steps === 30",
+                           timeout=90_000)
+    assert page.get_by_label("Steps T", exact=True).input_value() == "30"
+    assert page.get_by_label("Nonlinearity", exact=True).input_value() == "linear"
+
+
+@pytest.mark.parametrize("params", [
+    {"sigma_max": 1.17, "hidden": 20, "steps": 90, "nonlinearity": "tanh", "input_scale": 0.7, "seed": 3},
+    {"sigma_max": 0.95, "cell": "lstm", "forget_bias": 2.5, "hidden": 9, "steps": 45, "seed": 11},
+])
+def test_in_browser_results_equal_cpython(page, server, params):
+    open_module(page, server)
+    got = page.evaluate("(p) => window.seqlabs.python.call('rnn-gradient', p)", params)
+    want = api.call("rnn-gradient", params)
+    assert got["params"] == want["params"]
+    np.testing.assert_allclose(got["norms"], want["norms"], rtol=1e-9, atol=0)
+    np.testing.assert_allclose(got["bound"], want["bound"], rtol=1e-12)
+
+
+def test_hostile_url_values_fall_back_with_a_notice(page, server):
+    dialogs = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    hostile = "?rnn-gradient.sigma_max=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E&rnn-gradient.hidden=1e9" \
+              "&rnn-gradient.__proto__=1&rnn-gradient.cell=javascript:alert(2)"
+    open_module(page, server, hostile)
+    notice = page.locator(f"{LAB} .lab-notice")
+    assert notice.is_visible()
+    text = notice.text_content()
+    assert "σmax of W_hh must be a number" in text and "Hidden size n must be from 2 to 128" in text
+    assert "__proto__" in text and "Cell must be one of elman, lstm" in text
+    assert page.locator(f"{LAB} .lab-notice *").count() == 0
+    assert page.locator("img[src='x']").count() == 0
+    assert drawn(page) == api.call("rnn-gradient")["params"]
+    page.wait_for_timeout(500)
+    assert dialogs == []
+
+
+def test_rapid_changes_are_coalesced_and_the_newest_wins(page, server):
+    open_module(page, server)
+    page.get_by_label("Steps T", exact=True).focus()
+    wait_ready(page)
+    first_id = page.evaluate("() => window.seqlabs.python.nextId")
+    # A fast drag: forty input events in one go, as a slider sends them while being dragged.
+    page.evaluate("""() => {
+        const slider = document.querySelector('#lab-rnn-gradient input[name=sigma_max]');
+        for (let i = 0; i < 40; i++) {
+            slider.value = String(0.9 - 0.01 * (i + 1));
+            slider.dispatchEvent(new Event('input', {bubbles: true}));
+        }
+    }""")
+    page.wait_for_function(f"() => JSON.parse(document.querySelector('{LAB}').dataset.drawn).sigma_max === 0.5",
+                           timeout=60_000)
+    calls = page.evaluate("() => window.seqlabs.python.nextId") - first_id
+    assert calls <= 2  # the first change, then only the newest
+    assert page.locator(f"{LAB} .lab-status").get_attribute("data-state") == "ready"
+
+
+def test_cancel_stops_a_long_job_and_python_works_afterwards(page, server):
+    open_module(page, server)
+    page.evaluate("() => window.seqlabs.python.start()")
+    wait_ready(page)
+    outcome = page.evaluate("""async () => {
+        const py = window.seqlabs.python;
+        const job = py.call('rnn-gradient', {cell: 'lstm', hidden: 128, steps: 200}).then(() => 'finished', e => e.kind);
+        await new Promise(r => setTimeout(r, 300));
+        py.cancel();
+        return job;
+    }""")
+    assert outcome == "cancelled"
+    page.wait_for_timeout(1000)  # a cancelled worker's late events must not fail the client
+    assert page.evaluate("() => window.seqlabs.python.state") == "idle"
+    got = page.evaluate("() => window.seqlabs.python.call('spectral-norm', {n: 4, seed: 1})")
+    assert got["sigma_max"] == pytest.approx(api.call("spectral-norm", {"n": 4, "seed": 1})["sigma_max"])
+
+
+def test_a_worker_that_dies_is_restarted_once_then_reported(page, server):
+    open_module(page, server)
+    page.evaluate("() => window.seqlabs.python.start()")
+    wait_ready(page)
+    kill = "() => window.seqlabs.python.worker.dispatchEvent(new ErrorEvent('error', {message: 'out of memory'}))"
+    long_job = {"cell": "lstm", "hidden": 64, "steps": 120}
+    first = page.evaluate(f"""async (p) => {{
+        const job = window.seqlabs.python.call('rnn-gradient', p);
+        await new Promise(r => setTimeout(r, 100));
+        ({kill})();
+        return job;
+    }}""", long_job)
+    np.testing.assert_allclose(first["norms"], api.call("rnn-gradient", long_job)["norms"], rtol=1e-9)
+    second = page.evaluate(f"""async (p) => {{
+        const job = window.seqlabs.python.call('rnn-gradient', p).then(() => 'finished', e => e.message);
+        await new Promise(r => setTimeout(r, 100));
+        ({kill})();
+        return job;
+    }}""", long_job)
+    assert "Python stopped while computing (out of memory)" in second
+    page.wait_for_selector(f"{LAB} .lab-status[data-state='error']")
