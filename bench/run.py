@@ -1,8 +1,9 @@
 """make bench: timings in headless Chromium, reported side by side, never asserted.
 
-Measures the floor (bare Pyodide + numpy ready in a module worker, cold and warm) and our own
-worker from `new Worker` to the first seqlabs result, cold and warm, with their ratio to the
-floor. Writes bench/results/latest.json and prints a Markdown table.
+Measures the floor (bare Pyodide + numpy ready in a module worker, cold and warm), our own
+worker from `new Worker` to the first seqlabs result, and for the rnn-gradient lab: navigation
+to the first painted figure (from build JSON), first interaction to a Python-computed redraw,
+and control change to redrawn frame over many changes; ratios are to the floor. Writes bench/results/latest.json and prints a Markdown table.
 """
 import functools
 import http.server
@@ -24,6 +25,22 @@ sys.path.insert(0, str(ROOT / "tests"))
 from conftest import CHROMIUM, CHROMIUM_ARGS, QuietHandler, build_site  # noqa: E402
 
 REPS = 5
+REDRAWS = 60
+LAB_PAGE = "module/#lab-rnn-gradient"
+SET_SIGMA = """(v) => {
+  const fig = document.querySelector('#lab-rnn-gradient');
+  const slider = fig.querySelector('input[name=sigma_max]');
+  const t0 = performance.now();
+  const done = new Promise((resolve) => {
+    const obs = new MutationObserver(() => {
+      if (JSON.parse(fig.dataset.drawn).sigma_max === v) { obs.disconnect(); requestAnimationFrame(() => resolve()); }
+    });
+    obs.observe(fig, {attributes: true, attributeFilter: ['data-drawn']});
+  });
+  slider.value = String(v);
+  slider.dispatchEvent(new Event('input', {bubbles: true}));
+  return done.then(() => performance.now() - t0);
+}"""
 OUR_FIRST_RESULT = """async () => {
   const t0 = performance.now();
   await window.seqlabs.python.call('spectral-norm', {n: 8, seed: 0});
@@ -52,8 +69,35 @@ def measure(browser_or_context, origin: str, path: str, script: str, persistent:
 
 
 def summary(samples: list[float]) -> dict:
+    ordered = sorted(samples)
     return {"median_ms": round(statistics.median(samples), 1),
+            "p95_ms": round(ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))], 1),
             "min_ms": round(min(samples), 1), "max_ms": round(max(samples), 1), "n": len(samples)}
+
+
+def lab_page(browser_or_context, origin: str, persistent: bool) -> tuple[float, float]:
+    """Navigation -> first figure painted (build JSON), then first interaction -> lab ready."""
+    ctx = browser_or_context if persistent else browser_or_context.new_context()
+    page = ctx.new_page()
+    page.goto(f"{origin}/{LAB_PAGE}", wait_until="commit")
+    page.wait_for_selector("#lab-rnn-gradient[data-drawn]")
+    painted = page.evaluate("() => performance.getEntriesByName('lab:rnn-gradient:drawn')[0].startTime")
+    ready = page.evaluate(SET_SIGMA, 0.91)
+    page.close()
+    if not persistent:
+        ctx.close()
+    return painted, ready
+
+
+def redraws(browser, origin: str) -> list[float]:
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    page.goto(f"{origin}/{LAB_PAGE}")
+    page.wait_for_selector("#lab-rnn-gradient[data-drawn]")
+    page.evaluate(SET_SIGMA, 0.91)  # boots Python
+    times = [page.evaluate(SET_SIGMA, round(0.8 + 0.01 * (i % 20), 2)) for i in range(REDRAWS)]
+    ctx.close()
+    return times
 
 
 def main() -> None:
@@ -70,19 +114,28 @@ def main() -> None:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         for name, (path, script) in cases.items():
             results[f"{name}, cold"] = summary([measure(browser, origin, path, script, False) for _ in range(REPS)])
+        runs = [lab_page(browser, origin, False) for _ in range(REPS)]
+        results["rnn-gradient: navigation -> first figure painted, cold"] = summary([r[0] for r in runs])
+        results["rnn-gradient: first interaction -> lab ready, cold"] = summary([r[1] for r in runs])
+        results["rnn-gradient: control change -> redrawn (p50/p95)"] = summary(redraws(browser, origin))
         browser.close()
         profile = work / "profile"
         ctx = pw.chromium.launch_persistent_context(str(profile), executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         for name, (path, script) in cases.items():
             measure(ctx, origin, path, script, True)  # fills the cache
             results[f"{name}, warm"] = summary([measure(ctx, origin, path, script, True) for _ in range(REPS)])
+        lab_page(ctx, origin, True)
+        runs = [lab_page(ctx, origin, True) for _ in range(REPS)]
+        results["rnn-gradient: navigation -> first figure painted, warm"] = summary([r[0] for r in runs])
+        results["rnn-gradient: first interaction -> lab ready, warm"] = summary([r[1] for r in runs])
         ctx.close()
     httpd.shutdown()
     shutil.rmtree(work, ignore_errors=True)
     for temp in ["cold", "warm"]:
         floor = results[f"floor, {temp}"]["median_ms"]
-        results[f"worker first result, {temp}"]["ratio_to_floor"] = round(
-            results[f"worker first result, {temp}"]["median_ms"] / floor, 3)
+        for name in [f"worker first result, {temp}", f"rnn-gradient: navigation -> first figure painted, {temp}",
+                     f"rnn-gradient: first interaction -> lab ready, {temp}"]:
+            results[name]["ratio_to_floor"] = round(results[name]["median_ms"] / floor, 3)
     report = {"date": time.strftime("%Y-%m-%d"), "machine": f"{platform.machine()}, "
               f"{subprocess.run(['nproc'], capture_output=True, text=True).stdout.strip()} cores",
               "chromium": subprocess.run([CHROMIUM, "--version"], capture_output=True, text=True).stdout.strip(),
@@ -91,10 +144,11 @@ def main() -> None:
     out.mkdir(exist_ok=True)
     (out / "latest.json").write_text(json.dumps(report, indent=2))
     print(f"\n{report['date']} · {report['machine']} · {report['chromium']}\n")
-    print("| measure | median ms | min | max | n | ratio to floor |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print("| measure | median ms | p95 | min | max | n | ratio to floor |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
     for name, r in results.items():
-        print(f"| {name} | {r['median_ms']} | {r['min_ms']} | {r['max_ms']} | {r['n']} | {r.get('ratio_to_floor', '')} |")
+        print(f"| {name} | {r['median_ms']} | {r['p95_ms']} | {r['min_ms']} | {r['max_ms']} | {r['n']} "
+              f"| {r.get('ratio_to_floor', '')} |")
 
 
 if __name__ == "__main__":

@@ -53,9 +53,10 @@ function mountLab(figure) {
   };
   showNotice(fromUrl.notices);
 
-  const draw = (res) => {
+  const draw = (res, source) => {
     words.textContent = `Right now: ${drawing.draw(res)}`;
     figure.dataset.drawn = JSON.stringify(res.params);
+    performance.mark(`lab:${lab}:drawn`, { detail: source });  // read by make bench
   };
   const controls = buildControls(fieldset, schema, values, (name, value) => {
     values = { ...values, [name]: value };
@@ -68,7 +69,7 @@ function mountLab(figure) {
     for (const p of schema) controls.setDisabled(p.name, off.includes(p.name));
   };
   syncDisabled();
-  draw(result);
+  draw(result, "build");
   status.show("static");
 
   async function compute() {
@@ -76,7 +77,7 @@ function mountLab(figure) {
     try {
       const out = await python.latest(lab, lab, values);
       if (out.stale) return;
-      draw(out.result);
+      draw(out.result, "python");
       showNotice([]);
       status.show("ready");
     } catch (err) {
