@@ -161,3 +161,16 @@ def test_a_worker_that_dies_is_restarted_once_then_reported(page, server):
     }}""", long_job)
     assert "Python stopped while computing (out of memory)" in second
     page.wait_for_selector(f"{LAB} .lab-status[data-state='error']")
+
+
+def test_chart_values_can_be_read_by_keyboard(page, server):
+    open_module(page, server)
+    chart = page.locator(f"{LAB} svg.gradient-chart")
+    chart.focus()
+    chart.press("End")
+    want = api.call("rnn-gradient")
+    text = page.locator(f"{LAB} .lab-cursor").text_content()
+    assert text.startswith("60 steps back: measured ")
+    chart.press("Home")
+    assert page.locator(f"{LAB} .lab-cursor").text_content().startswith("1 steps back")
+    assert f"{want['norms'][0]:.4f}"[:5] in page.locator(f"{LAB} .lab-cursor").text_content()
