@@ -4,6 +4,9 @@ import { formatValue } from "./schema.js";
 
 let uid = 0;
 
+// "text" and "data" parameters carry payloads (a file, a set of vectors), not settings.
+export const isControl = (param) => ["float", "int", "choice"].includes(param.type);
+
 function element(tag, attrs = {}, text) {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
@@ -36,7 +39,7 @@ function choiceControl(param, value, id, onInput) {
 
 export function buildControls(container, schema, values, onChange) {
   const controls = {};
-  for (const param of schema) {
+  for (const param of schema.filter(isControl)) {
     const id = `lab-ctl-${++uid}`;
     const row = element("div", { class: "lab-control", "data-param": param.name });
     const label = element("label", { for: id }, param.label);
@@ -53,6 +56,7 @@ export function buildControls(container, schema, values, onChange) {
   return {
     set(name, value) { controls[name].set(value); },
     setDisabled(name, disabled) {
+      if (!controls[name]) return;
       controls[name].field.disabled = disabled;
       controls[name].row.classList.toggle("lab-control--off", disabled);
     },

@@ -6,9 +6,11 @@ import { python } from "./pyclient.js";
 import { defaults } from "./schema.js";
 import { buildStatus } from "./status.js";
 import { readLabState, writeLabState } from "./urlstate.js";
+import * as embeddingAnalogy from "./labs/embedding-analogy.js";
+import * as parallelSteps from "./labs/parallel-steps.js";
 import * as rnnGradient from "./labs/rnn-gradient.js";
 
-const VIEWS = { "rnn-gradient": rnnGradient };
+const VIEWS = { "rnn-gradient": rnnGradient, "embedding-analogy": embeddingAnalogy, "parallel-steps": parallelSteps };
 
 function div(className, parent) {
   const el = document.createElement("div");
@@ -19,7 +21,7 @@ function div(className, parent) {
 
 function mountLab(figure) {
   const dataTag = figure.querySelector("script[data-lab-data]");
-  const { lab, schema, result } = JSON.parse(dataTag.textContent);
+  const { lab, schema, related, result } = JSON.parse(dataTag.textContent);
   const view = VIEWS[lab];
   if (!view) return;
   figure.dataset.mounted = "";
@@ -27,7 +29,11 @@ function mountLab(figure) {
   const box = document.createElement("div");
   box.className = "lab";
   (figure.querySelector("figcaption") ?? dataTag).after(box);
-  const drawing = view.mount(div("lab-view", box));
+  const drawing = view.mount(div("lab-view", box), {
+    related, result, python,
+    recompute: () => compute(),
+    lab,
+  });
   const words = document.createElement("p");
   words.className = "lab-words";
   words.setAttribute("aria-live", "polite");
@@ -75,7 +81,7 @@ function mountLab(figure) {
   async function compute() {
     status.show(python.state === "ready" ? "running" : "loading");
     try {
-      const out = await python.latest(lab, lab, values);
+      const out = await python.latest(lab, lab, { ...values, ...drawing.extraParams?.() });
       if (out.stale) return;
       draw(out.result, "python");
       showNotice([]);

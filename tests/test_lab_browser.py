@@ -40,7 +40,7 @@ def test_static_figure_paints_with_pyodide_blocked(make_context, server):
     page.locator(LAB).scroll_into_view_if_needed()
     page.wait_for_selector(f"{LAB} .lab-status[data-state='error']", timeout=30_000)
     assert "Python could not start" in status_text(page)
-    assert page.get_by_role("button", name="Retry").is_visible()
+    assert page.locator(LAB).get_by_role("button", name="Retry").is_visible()
     assert page.locator(f"{LAB} path.series-measured").get_attribute("d").startswith("M")
 
 

@@ -49,3 +49,10 @@ def test_sequential_steps_of_a_chain_and_of_self_attention():
     assert parallel.sequential_steps(parallel.rnn_dependencies(1000)) == 1000
     assert parallel.sequential_steps(parallel.self_attention_dependencies(50)) == 1
     assert parallel.sequential_steps([]) == 0
+
+
+def test_call_json_turns_a_crash_into_one_line(monkeypatch):
+    from seqlabs import spectral_norm
+    monkeypatch.setattr(spectral_norm, "run", lambda p: 1 / 0)
+    err = json.loads(api.call_json("spectral-norm", "{}"))["error"]
+    assert err == {"type": "runtime", "message": "The lab spectral-norm failed (ZeroDivisionError: division by zero)."}

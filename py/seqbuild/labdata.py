@@ -12,7 +12,10 @@ from pathlib import Path
 COMPUTE = """
 import json, sys
 from seqlabs import api
-json.dump({name: {"schema": api.schema(name), "result": api.call(name)} for name in api.LABS}, sys.stdout)
+json.dump({name: {"schema": api.schema(name),
+                  "related": {other: api.schema(other) for other in getattr(lab, "RELATED", [])},
+                  "result": api.call(name) if getattr(lab, "STATIC_RESULT", True) else None}
+           for name, lab in api.LABS.items()}, sys.stdout)
 """
 
 

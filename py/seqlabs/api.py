@@ -4,13 +4,18 @@ Results are plain JSON-able dicts so that they cross the Python-JS boundary once
 """
 import json
 
-from . import rnn_gradient, spectral_norm
+from . import embedding_analogy, parallel_steps, rnn_gradient, spectral_norm
 from .schema import InputError, to_json
 
 # The registry: lab name -> module with SCHEMA and run(params).
+# Labs with STATIC_RESULT = False have no default result to build into the page.
 LABS = {
     "rnn-gradient": rnn_gradient,
     "spectral-norm": spectral_norm,
+    "embedding-analogy": embedding_analogy,
+    "embedding-train": embedding_analogy.Train,
+    "embedding-upload": embedding_analogy.Upload,
+    "parallel-steps": parallel_steps,
 }
 
 __all__ = ["InputError", "LABS", "call", "call_json", "schema"]
@@ -45,3 +50,5 @@ def call_json(name: str, params_json: str, progress=None) -> str:
         return json.dumps({"result": call(name, json.loads(params_json), progress)}, allow_nan=False)
     except InputError as err:
         return json.dumps({"error": {"type": "input", "message": str(err)}})
+    except Exception as err:  # a bug, not the learner's doing: one line, not a traceback
+        return json.dumps({"error": {"type": "runtime", "message": f"The lab {name} failed ({type(err).__name__}: {err})."}})

@@ -14,7 +14,7 @@ class InputError(ValueError):
 @dataclass(frozen=True)
 class Param:
     name: str
-    type: str                      # "float", "int" or "choice"
+    type: str                      # "float", "int", "choice"; "text" or "data" are not controls
     default: object
     label: str
     help: str
@@ -26,6 +26,14 @@ class Param:
 
     def check(self, value):
         """The value as the lab should use it, or InputError with a sentence naming the control."""
+        if self.type == "data":
+            return value  # checked by the lab, which knows its structure
+        if self.type == "text":
+            if not isinstance(value, str):
+                raise InputError(f"{self.label} must be text.")
+            if len(value) > self.max:
+                raise InputError(f"{self.label} is too large: at most {self.max:,.0f} characters, and it has {len(value):,}.")
+            return value
         if self.type == "choice":
             if value not in self.choices:
                 options = ", ".join(str(c) for c in self.choices)

@@ -1,0 +1,157 @@
+// embedding-analogy: predict where the copied arrow ends, reveal it with its nearest words,
+// and swap the vectors for ones retrained in the browser or read from the reader's own file.
+import { buildControls } from "../controls.js";
+import { defaults } from "../schema.js";
+import { createAnalogyPlot } from "../views/analogy-plot.js";
+
+const MAX_FILE_BYTES = 2_000_000;
+const fmt = (v) => v.toFixed(3);
+
+function el(tag, attrs = {}, text) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+// Says what is drawn without giving away where the copied arrow ends: that is the reveal's job.
+export function describe(result) {
+  const { a, b, c } = result.query;
+  const sims = result.similarity.map((s) => `cos(${s.pair[0]}, ${s.pair[1]}) = ${fmt(s.cosine)}`).join(", ");
+  return `${result.points.length} of ${result.words} words, projected from ${result.dim} dimensions to two. ` +
+    `An arrow runs from ${a} to ${b}; the question is where it ends if it starts at ${c}.` +
+    `${sims ? ` Similarities: ${sims}.` : ""}`;
+}
+
+export function mount(box, ctx) {
+  let vectors = ctx.result.vectors;
+  let source = ctx.result.info;
+  let current = null;
+
+  const intro = el("p", { class: "analogy-source" });
+  const plotBox = el("div", { class: "lab-chart" });
+  const guessText = el("p", { class: "analogy-guess", "aria-live": "polite" },
+    "Click the plot where you think the copied arrow ends, or focus it and move a marker with the arrow keys.");
+  const reveal = el("button", { type: "button", class: "md-button md-button--primary" }, "Reveal the copied arrow");
+  const answer = el("div", { class: "analogy-answer", "aria-live": "polite" });
+  answer.hidden = true;
+  const sims = el("dl", { class: "lab-readouts" });
+  const plot = createAnalogyPlot(plotBox, {
+    onGuess: (g) => { guessText.textContent = `Your guess is marked at (${fmt(g.x)}, ${fmt(g.y)}). Press Reveal when you are ready.`; },
+  });
+
+  reveal.addEventListener("click", () => {
+    const guess = plot.reveal();
+    const { end, neighbours, query } = current;
+    const list = el("ol", { class: "analogy-neighbours" });
+    for (const n of neighbours) list.append(el("li", {}, `${n.word} — cosine ${fmt(n.cosine)}`));
+    const lead = guess
+      ? `Your guess was ${fmt(Math.hypot(guess.x - end.x, guess.y - end.y))} from the true end, in the plot's units.`
+      : "You did not mark a guess this time.";
+    const hit = query.expected && neighbours[0].word === query.expected;
+    answer.replaceChildren(
+      el("p", {}, `${lead} The copied arrow ends at (${fmt(end.x)}, ${fmt(end.y)}). Nearest words to ${query.c} − ${query.a} + ${query.b} in the full ${current.dim}-dimensional space (the three query words left out):`),
+      list,
+      el("p", {}, hit ? `The nearest word is ${query.expected}: the relation is one consistent direction here.`
+        : `The nearest word is ${neighbours[0].word}${query.expected ? `, not ${query.expected}` : ""}: for these vectors this relation is not one consistent direction.`));
+    answer.hidden = false;
+    reveal.disabled = true;
+    const details = box.closest("figure")?.querySelector("details");
+    if (details) details.open = true;
+  });
+
+  // Retrain in the browser.
+  const train = el("fieldset", { class: "lab-controls analogy-train" });
+  train.append(el("legend", {}, "Retrain the vectors in your browser"));
+  const trainSchema = ctx.related["embedding-train"];
+  let trainValues = defaults(trainSchema);
+  buildControls(train, trainSchema, trainValues, (name, value) => { trainValues = { ...trainValues, [name]: value }; });
+  const trainButton = el("button", { type: "button", class: "md-button" }, "Retrain");
+  const cancel = el("button", { type: "button", class: "md-button" }, "Cancel training");
+  cancel.hidden = true;
+  const bar = el("progress", { max: "1", value: "0", "aria-label": "Training progress" });
+  bar.hidden = true;
+  const trainText = el("p", { class: "analogy-train__status", role: "status" });
+  train.append(trainButton, cancel, bar, trainText);
+
+  // The reader's own vectors: read here, parsed by Python in the worker, sent nowhere.
+  const upload = el("fieldset", { class: "lab-controls analogy-upload" });
+  upload.append(el("legend", {}, "Use your own vectors"));
+  const fileId = `vectors-file-${Math.random().toString(36).slice(2)}`;
+  const fileLabel = el("label", { for: fileId }, "Vectors file (GloVe or word2vec text format, at most 2 MB)");
+  const file = el("input", { type: "file", id: fileId, accept: ".txt,.vec,text/plain" });
+  const builtIn = el("button", { type: "button", class: "md-button" }, "Back to the built-in vectors");
+  const uploadText = el("p", { class: "analogy-upload__status", role: "status" });
+  upload.append(fileLabel, file, builtIn, uploadText);
+
+  box.append(intro, plotBox, guessText, reveal, answer, sims, train, upload);
+
+  const useVectors = (next, info) => {
+    vectors = next;
+    source = info;
+    ctx.recompute();
+  };
+
+  trainButton.addEventListener("click", async () => {
+    trainButton.disabled = true;
+    cancel.hidden = false;
+    bar.hidden = false;
+    bar.value = 0;
+    trainText.textContent = "Starting Python…";
+    try {
+      const out = await ctx.python.call("embedding-train", trainValues, {
+        onProgress: ({ fraction, message }) => { bar.value = fraction; trainText.textContent = `Training: ${message}.`; },
+      });
+      trainText.textContent = `Trained in your browser: seed ${out.info.seed}, ${out.info.dim} dimensions, final loss ${out.info.loss.at(-1)}.`;
+      useVectors(out.vectors, out.info);
+    } catch (err) {
+      trainText.textContent = err.kind === "cancelled" ? "Training cancelled; the figure keeps the vectors it had." : err.message;
+    } finally {
+      trainButton.disabled = false;
+      cancel.hidden = true;
+      bar.hidden = true;
+    }
+  });
+  cancel.addEventListener("click", () => ctx.python.cancel());
+
+  file.addEventListener("change", async () => {
+    const chosen = file.files[0];
+    if (!chosen) return;
+    if (chosen.size > MAX_FILE_BYTES) {
+      uploadText.textContent = `${chosen.name} is ${(chosen.size / 1e6).toFixed(1)} MB; the limit is 2 MB. Keep the most frequent words and try again.`;
+      return;
+    }
+    uploadText.textContent = `Reading ${chosen.name} in your browser…`;
+    try {
+      const out = await ctx.python.call("embedding-upload", { text: await chosen.text() });
+      uploadText.textContent = `Using ${out.info.words} vectors of ${out.info.dim} dimensions from ${chosen.name}. Nothing was uploaded anywhere.`;
+      useVectors(out.vectors, { ...out.info, name: chosen.name });
+    } catch (err) {
+      uploadText.textContent = `${chosen.name} could not be used: ${err.message} The figure keeps the vectors it had.`;
+    }
+  });
+  builtIn.addEventListener("click", () => {
+    uploadText.textContent = "Back to the vectors built into this page.";
+    useVectors(ctx.result.vectors, ctx.result.info);
+  });
+
+  return {
+    extraParams: () => ({ vectors }),
+    draw(result) {
+      current = result;
+      const summary = describe(result);
+      intro.textContent = source.source === "uploaded"
+        ? `Vectors from your file ${source.name ?? ""}: ${source.words} words, ${source.dim} dimensions.`
+        : `Vectors trained by word2vec on the module's toy corpus: ${source.sentences} sentences, seed ${source.seed}, ${source.dim} dimensions${source === ctx.result.info ? " (when this site was built)" : " (in your browser)"}.`;
+      plot.draw(result, `Scatter plot of words in two dimensions. ${summary}`);
+      reveal.disabled = false;
+      answer.hidden = true;
+      guessText.textContent = "Click the plot where you think the copied arrow ends, or focus it and move a marker with the arrow keys.";
+      sims.replaceChildren();
+      for (const s of result.similarity) {
+        sims.append(el("dt", {}, `cos(${s.pair[0]}, ${s.pair[1]})`), el("dd", {}, fmt(s.cosine)));
+      }
+      return summary;
+    },
+  };
+}
