@@ -89,6 +89,42 @@ def lab_page(browser_or_context, origin: str, persistent: bool) -> tuple[float, 
     return painted, ready
 
 
+SMALL_TRAINING = {"seed": 1, "dim": "16", "sentences": 4000, "epochs": 4}
+
+
+def training_in_browser(browser, origin: str) -> list[float]:
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    page.goto(f"{origin}/module/")
+    page.evaluate("() => window.seqlabs.python.start()")
+    times = [page.evaluate("""async (p) => {
+        const t0 = performance.now();
+        await window.seqlabs.python.call('embedding-train', p);
+        return performance.now() - t0;
+    }""", SMALL_TRAINING) for _ in range(3)]
+    ctx.close()
+    return times
+
+
+def training_in_cpython() -> dict:
+    sys.path.insert(0, str(ROOT / "py"))
+    from seqlabs import api, embedding_analogy
+
+    def timed(fn):
+        samples = []
+        for _ in range(3):
+            t0 = time.perf_counter()
+            fn()
+            samples.append((time.perf_counter() - t0) * 1000)
+        return summary(samples)
+
+    return {
+        "embedding-train small preset, CPython": timed(lambda: api.call("embedding-train", SMALL_TRAINING)),
+        "embedding default (build) training, CPython": timed(
+            lambda: embedding_analogy.train_vectors(**embedding_analogy.DEFAULT_TRAINING)),
+    }
+
+
 def redraws(browser, origin: str) -> list[float]:
     ctx = browser.new_context()
     page = ctx.new_page()
@@ -118,6 +154,7 @@ def main() -> None:
         results["rnn-gradient: navigation -> first figure painted, cold"] = summary([r[0] for r in runs])
         results["rnn-gradient: first interaction -> lab ready, cold"] = summary([r[1] for r in runs])
         results["rnn-gradient: control change -> redrawn (p50/p95)"] = summary(redraws(browser, origin))
+        results["embedding-train small preset, in the browser"] = summary(training_in_browser(browser, origin))
         browser.close()
         profile = work / "profile"
         ctx = pw.chromium.launch_persistent_context(str(profile), executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -131,6 +168,10 @@ def main() -> None:
         ctx.close()
     httpd.shutdown()
     shutil.rmtree(work, ignore_errors=True)
+    results.update(training_in_cpython())
+    small_py = results["embedding-train small preset, CPython"]["median_ms"]
+    results["embedding-train small preset, in the browser"]["ratio_to_cpython"] = round(
+        results["embedding-train small preset, in the browser"]["median_ms"] / small_py, 2)
     for temp in ["cold", "warm"]:
         floor = results[f"floor, {temp}"]["median_ms"]
         for name in [f"worker first result, {temp}", f"rnn-gradient: navigation -> first figure painted, {temp}",
@@ -147,8 +188,9 @@ def main() -> None:
     print("| measure | median ms | p95 | min | max | n | ratio to floor |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     for name, r in results.items():
-        print(f"| {name} | {r['median_ms']} | {r['p95_ms']} | {r['min_ms']} | {r['max_ms']} | {r['n']} "
-              f"| {r.get('ratio_to_floor', '')} |")
+        ratio = r.get("ratio_to_floor", r.get("ratio_to_cpython", ""))
+        ratio = f"{ratio} (to CPython)" if "ratio_to_cpython" in r else ratio
+        print(f"| {name} | {r['median_ms']} | {r['p95_ms']} | {r['min_ms']} | {r['max_ms']} | {r['n']} | {ratio} |")
 
 
 if __name__ == "__main__":
