@@ -6,11 +6,19 @@ import { python } from "./pyclient.js";
 import { defaults } from "./schema.js";
 import { buildStatus } from "./status.js";
 import { readLabState, writeLabState } from "./urlstate.js";
+import * as bahdanauAlignment from "./labs/bahdanau-alignment.js";
+import * as bottleneck from "./labs/bottleneck.js";
 import * as embeddingAnalogy from "./labs/embedding-analogy.js";
 import * as parallelSteps from "./labs/parallel-steps.js";
 import * as rnnGradient from "./labs/rnn-gradient.js";
 
-const VIEWS = { "rnn-gradient": rnnGradient, "embedding-analogy": embeddingAnalogy, "parallel-steps": parallelSteps };
+const VIEWS = {
+  "rnn-gradient": rnnGradient,
+  "embedding-analogy": embeddingAnalogy,
+  "parallel-steps": parallelSteps,
+  "bahdanau-alignment": bahdanauAlignment,
+  "bottleneck": bottleneck,
+};
 
 function div(className, parent) {
   const el = document.createElement("div");
@@ -20,8 +28,8 @@ function div(className, parent) {
 }
 
 function mountLab(figure) {
-  const dataTag = figure.querySelector("script[data-lab-data]");
-  const { lab, schema, related, result } = JSON.parse(dataTag.textContent);
+  const dataTag = figure.querySelector("template[data-lab-data]");
+  const { lab, schema, related, result } = JSON.parse(dataTag.content.textContent);
   const view = VIEWS[lab];
   if (!view) return;
   figure.dataset.mounted = "";
@@ -121,6 +129,6 @@ function mountLab(figure) {
 
 export function mountLabs(root) {
   root.querySelectorAll("figure[data-lab]:not([data-mounted])").forEach((figure) => {
-    if (figure.querySelector("script[data-lab-data]")) mountLab(figure);
+    if (figure.querySelector("template[data-lab-data]")) mountLab(figure);
   });
 }

@@ -15,10 +15,13 @@ async function checkWasm() {
   }
 }
 
+let pyodideInstance = null;
+
 async function boot() {
   await checkWasm();
   const { loadPyodide } = await import(`${pyodideDir}pyodide.mjs`);
   const pyodide = await loadPyodide({ indexURL: pyodideDir });
+  pyodideInstance = pyodide;
   // loadPackage reports failures on the console instead of throwing; the import below checks.
   await pyodide.loadPackage("numpy", { messageCallback: () => {}, errorCallback: () => {} });
   const zip = await fetch(new URL("seqlabs.zip", assets), { cache: "no-cache" });
@@ -51,13 +54,31 @@ ready.then(
   (err) => postMessage({ type: "failed", message: String(err?.message ?? err) }),
 );
 
+// Large data (the trained translation weights) is fetched only when a lab first asks for it.
+const assetsLoading = new Map();
+function unpackAsset(name) {
+  if (!assetsLoading.has(name)) {
+    assetsLoading.set(name, (async () => {
+      const response = await fetch(new URL(name, assets), { cache: "no-cache" });
+      if (!response.ok) throw new Error(`${name} could not be fetched (HTTP ${response.status}).`);
+      pyodideInstance.unpackArchive(await response.arrayBuffer(), "zip", { extractDir: "/home/pyodide/seqlabs" });
+    })());
+  }
+  return assetsLoading.get(name);
+}
+
 self.onmessage = async ({ data }) => {
   const { id, lab, params } = data;
   let reply;
   try {
     const callJson = await ready;
     const progress = (fraction, message) => postMessage({ id, progress: { fraction, message } });
-    reply = JSON.parse(callJson(lab, JSON.stringify(params ?? {}), progress));
+    const call = () => JSON.parse(callJson(lab, JSON.stringify(params ?? {}), progress));
+    reply = call();
+    if (reply.error?.type === "asset") {
+      await unpackAsset(reply.error.name);
+      reply = call();
+    }
   } catch (err) {
     reply = { error: { type: "runtime", message: String(err?.message ?? err) } };
   }

@@ -66,3 +66,13 @@ def test_mermaid_is_not_loaded_by_the_page_itself(site_dir):
     html = (site_dir / "index.html").read_text()
     assert "mermaid.min.js" not in html
     assert "mermaid-stub.js" in html
+
+
+def test_lab_data_cannot_break_out_of_its_template():
+    import json
+    from seqbuild.labdata import data_tag
+    hostile = {"text": "</template><img src=x onerror=alert(1)> &amp; <script>alert(2)</script>"}
+    tag = data_tag(hostile)
+    inner = tag[len("<template data-lab-data>"):-len("</template>")]
+    assert "<" not in inner and ">" not in inner and "&" not in inner
+    assert json.loads(inner) == hostile

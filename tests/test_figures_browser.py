@@ -73,13 +73,13 @@ def test_retrain_shows_progress_and_updates_the_figure(page, server):
     fig.get_by_label("Sentences", exact=True).fill("1000")
     fig.get_by_label("Epochs", exact=True).fill("2")
     fig.get_by_role("button", name="Retrain").click()
-    page.wait_for_function(f"() => document.querySelector('{EMB} .analogy-train__status').textContent.startsWith('Training: epoch')",
+    page.wait_for_function(f"() => document.querySelector('{EMB} .train-panel__status').textContent.startsWith('Training: epoch')",
                            timeout=90_000)
-    page.wait_for_function(f"() => document.querySelector('{EMB} .analogy-train__status').textContent.startsWith('Trained in your browser')",
+    page.wait_for_function(f"() => document.querySelector('{EMB} .train-panel__status').textContent.startsWith('Trained in your browser')",
                            timeout=90_000)
     page.wait_for_function(f"() => document.querySelector('{EMB} .analogy-source').textContent.includes('in your browser')")
     want = api.call("embedding-train", {"seed": 1, "dim": "16", "sentences": 1000, "epochs": 2})
-    assert f"final loss {want['info']['loss'][-1]}" in fig.locator(".analogy-train__status").text_content()
+    assert f"final loss {want['info']['loss'][-1]}" in fig.locator(".train-panel__status").text_content()
 
 
 def upload(page, tmp_path, name, text):

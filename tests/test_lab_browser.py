@@ -174,3 +174,16 @@ def test_chart_values_can_be_read_by_keyboard(page, server):
     chart.press("Home")
     assert page.locator(f"{LAB} .lab-cursor").text_content().startswith("1 steps back")
     assert f"{want['norms'][0]:.4f}"[:5] in page.locator(f"{LAB} .lab-cursor").text_content()
+
+
+def test_labs_mount_after_instant_navigation(page, server):
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server}/", wait_until="load")
+    page.wait_for_function("() => window.seqlabs !== undefined")
+    page.get_by_role("link", name="Start the module").click()
+    page.wait_for_selector(f"{LAB}[data-drawn]")
+    for anchor in ["#figure-embedding-analogy", "#figure-parallel-steps", "#figure-bottleneck", "#figure-bahdanau-alignment"]:
+        page.wait_for_selector(f"{anchor}[data-drawn]")
+    page.wait_for_selector(".arithmatex[data-rendered]")
+    assert errors == []

@@ -1,7 +1,6 @@
 // embedding-analogy: predict where the copied arrow ends, reveal it with its nearest words,
 // and swap the vectors for ones retrained in the browser or read from the reader's own file.
-import { buildControls } from "../controls.js";
-import { defaults } from "../schema.js";
+import { createTrainPanel } from "../train-panel.js";
 import { createAnalogyPlot } from "../views/analogy-plot.js";
 
 const MAX_FILE_BYTES = 2_000_000;
@@ -60,20 +59,6 @@ export function mount(box, ctx) {
     if (details) details.open = true;
   });
 
-  // Retrain in the browser.
-  const train = el("fieldset", { class: "lab-controls analogy-train" });
-  train.append(el("legend", {}, "Retrain the vectors in your browser"));
-  const trainSchema = ctx.related["embedding-train"];
-  let trainValues = defaults(trainSchema);
-  buildControls(train, trainSchema, trainValues, (name, value) => { trainValues = { ...trainValues, [name]: value }; });
-  const trainButton = el("button", { type: "button", class: "md-button" }, "Retrain");
-  const cancel = el("button", { type: "button", class: "md-button" }, "Cancel training");
-  cancel.hidden = true;
-  const bar = el("progress", { max: "1", value: "0", "aria-label": "Training progress" });
-  bar.hidden = true;
-  const trainText = el("p", { class: "analogy-train__status", role: "status" });
-  train.append(trainButton, cancel, bar, trainText);
-
   // The reader's own vectors: read here, parsed by Python in the worker, sent nowhere.
   const upload = el("fieldset", { class: "lab-controls analogy-upload" });
   upload.append(el("legend", {}, "Use your own vectors"));
@@ -84,35 +69,22 @@ export function mount(box, ctx) {
   const uploadText = el("p", { class: "analogy-upload__status", role: "status" });
   upload.append(fileLabel, file, builtIn, uploadText);
 
-  box.append(intro, plotBox, guessText, reveal, answer, sims, train, upload);
+  box.append(intro, plotBox, guessText, reveal, answer, sims);
 
   const useVectors = (next, info) => {
     vectors = next;
     source = info;
     ctx.recompute();
   };
-
-  trainButton.addEventListener("click", async () => {
-    trainButton.disabled = true;
-    cancel.hidden = false;
-    bar.hidden = false;
-    bar.value = 0;
-    trainText.textContent = "Starting Python…";
-    try {
-      const out = await ctx.python.call("embedding-train", trainValues, {
-        onProgress: ({ fraction, message }) => { bar.value = fraction; trainText.textContent = `Training: ${message}.`; },
-      });
-      trainText.textContent = `Trained in your browser: seed ${out.info.seed}, ${out.info.dim} dimensions, final loss ${out.info.loss.at(-1)}.`;
+  createTrainPanel(box, {
+    legend: "Retrain the vectors in your browser", lab: "embedding-train",
+    schema: ctx.related["embedding-train"], python: ctx.python,
+    onDone: (out) => {
       useVectors(out.vectors, out.info);
-    } catch (err) {
-      trainText.textContent = err.kind === "cancelled" ? "Training cancelled; the figure keeps the vectors it had." : err.message;
-    } finally {
-      trainButton.disabled = false;
-      cancel.hidden = true;
-      bar.hidden = true;
-    }
+      return `Trained in your browser: seed ${out.info.seed}, ${out.info.dim} dimensions, final loss ${out.info.loss.at(-1)}.`;
+    },
   });
-  cancel.addEventListener("click", () => ctx.python.cancel());
+  box.append(upload);
 
   file.addEventListener("change", async () => {
     const chosen = file.files[0];

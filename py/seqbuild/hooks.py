@@ -6,7 +6,7 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
-from seqbuild import bundle, labdata, vendor
+from seqbuild import bundle, labdata, models, vendor
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILD = ROOT / "build"
@@ -22,6 +22,7 @@ def on_config(config):
         raise PluginError(f"vendor: {err}") from None
     bundle.bundle_js(ROOT)
     bundle.lab_zip(ROOT)
+    models.ensure(ROOT)  # before labdata: the translation labs' default results need the weights
     _labs.clear()
     _labs.update(labdata.load(ROOT))
     return config
@@ -41,6 +42,6 @@ def on_page_content(html, page, config, files):
         name = match.group(1)
         if name not in _labs:
             raise PluginError(f"{page.file.src_path} uses lab {name!r}, which seqlabs does not register.")
-        return match.group(0) + labdata.script_tag({"lab": name, **_labs[name]})
+        return match.group(0) + labdata.data_tag({"lab": name, **_labs[name]})
 
     return LAB_FIGURE.sub(attach, html)

@@ -21,7 +21,8 @@ json.dump({name: {"schema": api.schema(name),
 
 def source_hash(root: Path) -> str:
     h = hashlib.sha256()
-    for path in sorted((root / "py" / "seqlabs").rglob("*.py")):
+    files = sorted((root / "py" / "seqlabs").rglob("*.py")) + [root / "py" / "seqlabs" / "models" / "stamp"]
+    for path in files:
         h.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
     return h.hexdigest()[:16]
 
@@ -36,7 +37,12 @@ def load(root: Path) -> dict:
     return json.loads(cache.read_text())
 
 
-def script_tag(data: dict) -> str:
-    """Inline JSON that cannot close its <script> element or be read as HTML."""
-    text = json.dumps(data, separators=(",", ":")).replace("<", "\\u003c").replace(">", "\\u003e")
-    return f'<script type="application/json" data-lab-data>{text}</script>'
+def data_tag(data: dict) -> str:
+    """Inline JSON in an inert <template>, with <, > and & escaped so HTML never reads markup in it.
+
+    Not a <script type="application/json">: Material's instant navigation re-creates inline
+    scripts without their type and would run the JSON as JavaScript.
+    """
+    text = json.dumps(data, separators=(",", ":"))
+    text = text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
+    return f"<template data-lab-data>{text}</template>"

@@ -4,7 +4,8 @@ Results are plain JSON-able dicts so that they cross the Python-JS boundary once
 """
 import json
 
-from . import embedding_analogy, parallel_steps, rnn_gradient, spectral_norm
+from . import embedding_analogy, parallel_steps, rnn_gradient, spectral_norm, translation_labs
+from .models import MissingModels
 from .schema import InputError, to_json
 
 # The registry: lab name -> module with SCHEMA and run(params).
@@ -16,6 +17,9 @@ LABS = {
     "embedding-train": embedding_analogy.Train,
     "embedding-upload": embedding_analogy.Upload,
     "parallel-steps": parallel_steps,
+    "bahdanau-alignment": translation_labs.Alignment,
+    "bottleneck": translation_labs.Bottleneck,
+    "translation-train": translation_labs.Train,
 }
 
 __all__ = ["InputError", "LABS", "call", "call_json", "schema"]
@@ -50,5 +54,7 @@ def call_json(name: str, params_json: str, progress=None) -> str:
         return json.dumps({"result": call(name, json.loads(params_json), progress)}, allow_nan=False)
     except InputError as err:
         return json.dumps({"error": {"type": "input", "message": str(err)}})
+    except MissingModels as err:  # the worker fetches this archive and calls again
+        return json.dumps({"error": {"type": "asset", "name": str(err)}})
     except Exception as err:  # a bug, not the learner's doing: one line, not a traceback
         return json.dumps({"error": {"type": "runtime", "message": f"The lab {name} failed ({type(err).__name__}: {err})."}})

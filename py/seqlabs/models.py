@@ -1,0 +1,44 @@
+"""The trained translation weights that ship with the lab package, and how to find them.
+
+The build trains them once (seqbuild.models) and writes them beside this file in models/; the
+browser gets them in a second zip that the worker unpacks to the same place the first time a
+lab needs them, so the same code finds them in CPython and in Pyodide.
+"""
+import json
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent / "models"
+ARCHIVE = "seqlabs-models.zip"
+
+
+class MissingModels(RuntimeError):
+    """The weights are not unpacked yet; the worker fetches ARCHIVE and calls again."""
+
+
+def weights_path(name: str) -> Path:
+    return HERE / f"{name}.npz"
+
+
+def save(models: dict, report: dict, stamp: str) -> None:
+    HERE.mkdir(exist_ok=True)
+    for name, params in models.items():
+        np.savez_compressed(weights_path(name), **{k: v.astype(np.float32) for k, v in params.items()})
+    (HERE / "report.json").write_text(json.dumps(report))
+    (HERE / "stamp").write_text(stamp)
+
+
+def load(name: str) -> dict:
+    path = weights_path(name)
+    if not path.is_file():
+        raise MissingModels(ARCHIVE)
+    with np.load(path) as data:
+        return {k: data[k].astype(np.float64) for k in data.files}
+
+
+def report() -> dict:
+    path = HERE / "report.json"
+    if not path.is_file():
+        raise MissingModels(ARCHIVE)
+    return json.loads(path.read_text())

@@ -1,0 +1,158 @@
+"""Labs behind the bahdanau-alignment and bottleneck figures (sections 5.5 and 5.6).
+
+Both use the two models trained at build time (models.py): one with additive attention, one
+that sees the source only through the encoder's final state.
+"""
+import re
+
+import numpy as np
+
+from . import models, seq2seq, translation as tr, translation_corpus as tc
+from .schema import InputError, Param, validate
+
+MAX_TEXT = 400
+
+
+def examples() -> dict[str, dict]:
+    """Held-out example pairs picked by rule from a seeded sample: a short adjective swap, an
+    institution name, and a long sentence."""
+    pool = tc.generate(400, 5)
+    swap = lambda p: any(a == "noun" and b == "adj" for a, b in zip(p["fr_class"], p["fr_class"][1:]))
+    name = lambda p: any(w in tc.HEADS for w in p["en"])
+    picks = {
+        "swap": next(p for p in pool if 6 <= len(p["en"]) <= 9 and swap(p) and not name(p)),
+        "name": next(p for p in pool if 6 <= len(p["en"]) <= 12 and name(p) and swap(p)),
+        "long": next(p for p in pool if len(p["en"]) >= 28 and name(p)),
+    }
+    return picks
+
+
+EXAMPLE_IDS = ("swap", "name", "long")
+
+
+def parse_english(text: str) -> list[str]:
+    words = re.sub(r"[.,;:!?]", " ", text.lower()).split()
+    if not words:
+        raise InputError("Type an English sentence made of the words the model knows.")
+    if len(words) > 60:
+        raise InputError(f"That sentence has {len(words)} words; the models read at most 60.")
+    known = tc.english_words()
+    for w in words:
+        if w not in known:
+            sample = ", ".join(sorted(known)[:0] + ["cat", "red", "house", "sees", "european", "area", "and"])
+            raise InputError(f"The model does not know the word {w[:30]!r}; it knows {len(known)} words, such as {sample}.")
+    return words
+
+
+def sentence_from(p: dict) -> dict:
+    if p.get("text"):
+        return {"en": parse_english(p["text"]), "fr": None, "links": None}
+    return examples()[p["sentence"]]
+
+
+def check_model(data) -> dict:
+    """Weights sent back from a browser retrain: every array of the attention model, finite."""
+    if not isinstance(data, dict):
+        raise InputError("Model weights must come as named arrays.")
+    H = len(data.get("b_init", []))
+    E = len(data.get("E_src", [[]])[0]) if data.get("E_src") else 0
+    shapes = seq2seq.param_shapes(len(tr.SRC_WORDS), len(tr.TGT_WORDS), E, H, True)
+    params = {}
+    for name, shape in shapes.items():
+        arr = np.asarray(data.get(name, []), dtype=float)
+        if arr.shape != shape or not np.all(np.isfinite(arr)):
+            raise InputError(f"The retrained weights are damaged ({name} should have shape {shape}); retrain again.")
+        params[name] = arr
+    return params
+
+
+def translate_one(en: list[str], model=None) -> dict:
+    pair = {"en": en, "fr": []}
+    attention_params = models.load("attention") if model is None else check_model(model)
+    att, weights = tr.translate_pairs(attention_params, True, [pair])
+    plain, _ = tr.translate_pairs(models.load("plain"), False, [pair])
+    return {"attention": att[0], "weights": weights[0], "plain": plain[0]}
+
+
+ALIGN_SCHEMA = [
+    Param("sentence", "choice", "swap", "Sentence", "A held-out sentence the model never saw in training.",
+          choices=EXAMPLE_IDS, choice_labels=("an adjective swap", "an institution name", "a long sentence")),
+    Param("text", "text", "", "Your sentence", "An English sentence from the model's vocabulary.", max=MAX_TEXT),
+    Param("model", "data", None, "Model", "Attention weights retrained in the browser; the built-in model if absent."),
+]
+
+
+class Alignment:
+    SCHEMA = ALIGN_SCHEMA
+    RELATED = ["translation-train"]
+
+    @staticmethod
+    def run(params: dict) -> dict:
+        p = validate(ALIGN_SCHEMA, params)
+        pair = sentence_from(p)
+        out = translate_one(pair["en"], p["model"])
+        return {
+            "params": {"sentence": p["sentence"], "text": p["text"]},
+            "source": pair["en"],
+            "output": out["attention"] + ["</s>"],
+            "weights": np.round(out["weights"], 12).tolist(),
+            "reference": pair["fr"],
+            "gold": pair["links"],
+            "examples": {k: " ".join(v["en"]) for k, v in examples().items()},
+        }
+
+
+BOTTLENECK_SCHEMA = [
+    Param("text", "text", "", "Your sentence", "An English sentence from the model's vocabulary.", max=MAX_TEXT),
+]
+
+# The in-browser preset: small enough to train in Pyodide (no BLAS) in seconds.
+TRAIN_PRESET = {"pairs": 5000, "hidden": 32, "emb": 16, "batch": 32, "lr": 0.01, "test_pairs": 200}
+TRAIN_SCHEMA = [
+    Param("seed", "int", 0, "Seed", "Seed of the sentences, the initial weights and the batches.", min=0, max=9999, step=1),
+    Param("steps", "int", 400, "Training steps", "Adam steps on batches of 32 short sentences.", min=100, max=1000, step=50),
+]
+
+
+class Train:
+    """Lab translation-train: a small attention model trained in the reader's browser."""
+    SCHEMA = TRAIN_SCHEMA
+    REPORTS_PROGRESS = True
+    STATIC_RESULT = False
+
+    @staticmethod
+    def run(params: dict, progress) -> dict:
+        p = validate(TRAIN_SCHEMA, params)
+        s = TRAIN_PRESET
+        train_set = tc.generate(s["pairs"], 1000 + p["seed"], max_clauses=1)
+        test_set = tc.generate(s["test_pairs"], 5000 + p["seed"], max_clauses=1)
+        params_, log = tr.train(train_set, True, s["hidden"], s["emb"], float("inf"), p["seed"], batch=s["batch"],
+                                lr=s["lr"], max_steps=p["steps"],
+                                progress=lambda f, m: progress(int(m.split()[1].rstrip(",")) / p["steps"], m))
+        params_ = tr.as_shipped(params_)
+        return {"params": p, "preset": s, "steps": log["steps"], "seconds": log["seconds"],
+                "final_loss": log["log"][-1]["loss"] if log["log"] else None,
+                "by_length": tr.exact_match_by_length(params_, True, test_set),
+                "model": {k: v.tolist() for k, v in params_.items()}}
+
+
+class Bottleneck:
+    SCHEMA = BOTTLENECK_SCHEMA
+
+    @staticmethod
+    def run(params: dict) -> dict:
+        p = validate(BOTTLENECK_SCHEMA, params)
+        report = models.report()
+        pair = {"en": parse_english(p["text"]), "fr": None} if p["text"] else examples()["long"]
+        out = translate_one(pair["en"])
+        return {
+            "params": {"text": p["text"]},
+            "metric": report["metric"],
+            "buckets": [{"lo": a["lo"], "hi": a["hi"], "n": a["n"], "attention": a["exact"], "plain": b["exact"],
+                         "attention_tokens": a["tokens"], "plain_tokens": b["tokens"]}
+                        for a, b in zip(report["attention"]["by_length"], report["plain"]["by_length"])],
+            "budgets": {k: {"steps": report[k]["steps"], "seconds": report[k]["seconds"]} for k in ("attention", "plain")},
+            "alignment": report["alignment"],
+            "comparison": {"source": pair["en"], "reference": pair["fr"],
+                           "attention": out["attention"], "plain": out["plain"]},
+        }

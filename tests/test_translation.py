@@ -1,0 +1,120 @@
+"""The toy translation data, the two trained models and the labs built on them."""
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from seqbuild import models as build_models
+from seqlabs import api, models, translation as tr, translation_corpus as tc
+from seqlabs.schema import InputError
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def report():
+    build_models.ensure(ROOT)  # trains once; later runs reuse the cached weights
+    return models.report()
+
+
+def test_grammar_emits_a_one_to_one_gold_alignment():
+    for p in tc.generate(300, 9):
+        assert [i for i, _ in p["links"]] == list(range(len(p["fr"])))
+        assert sorted(j for _, j in p["links"]) == list(range(len(p["en"])))
+        assert len(p["fr_class"]) == len(p["fr"])
+        assert all(w in tr.TGT_INDEX for w in p["fr"]) and all(w in tr.SRC_INDEX for w in p["en"])
+
+
+def test_sentence_lengths_span_short_to_long():
+    lengths = [len(p["en"]) for p in tc.generate(2000, 0)]
+    assert min(lengths) == 3 and max(lengths) >= 31
+
+
+def test_adjectives_swap_and_names_reverse():
+    p = next(p for p in tc.generate(500, 3) if any(w in tc.HEADS for w in p["en"]))
+    gold = dict(p["links"])
+    i = next(i for i, c in enumerate(p["fr_class"]) if c == "noun" and p["en"][gold[i]] in tc.HEADS)
+    # la zone economique europeenne <- the european economic area: noun first, adjectives reversed
+    assert gold[i + 1] == gold[i] - 1 and gold[i + 2] == gold[i] - 2
+
+
+def test_attention_model_translates_held_out_sentences(report):
+    buckets = report["attention"]["by_length"]
+    total = sum(b["n"] for b in buckets)
+    exact = sum(b["exact"] * b["n"] for b in buckets) / total
+    print(f"attention exact match {exact:.3f}; by length {[round(b['exact'], 3) for b in buckets]}")
+    assert exact >= 0.95
+
+
+def test_without_attention_quality_falls_with_length(report):
+    plain = report["plain"]["by_length"]
+    attention = report["attention"]["by_length"]
+    print("without attention, by length:", [(b["lo"], round(b["exact"], 3), round(b["tokens"], 3)) for b in plain])
+    assert plain[-1]["tokens"] < plain[0]["tokens"] - 0.2
+    assert plain[-1]["exact"] < attention[-1]["exact"] - 0.5
+    assert report["plain"]["steps"] >= report["attention"]["steps"]
+    assert report["plain"]["seconds"] >= report["attention"]["seconds"]
+
+
+def test_attention_aligns_with_the_gold_links(report):
+    a = report["alignment"]
+    print(f"AER {a['aer']:.4f}; by class {a['hit_rate_by_class']}; swaps crossed {a['swap_crossing_rate']:.3f} "
+          f"of {a['swaps']}; head nouns {a['head_noun_rate']:.3f} of {a['head_nouns']}")
+    for cls in ("noun", "adj", "verb"):
+        assert a["hit_rate_by_class"][cls] >= 0.95
+    assert a["swap_crossing_rate"] >= 0.95
+    assert a["head_noun_rate"] >= 0.8
+    assert a["aer"] < 0.1
+
+
+def test_alignment_lab_returns_a_weight_grid(report):
+    out = api.call("bahdanau-alignment", {"sentence": "swap"})
+    w = np.array(out["weights"])
+    assert w.shape == (len(out["output"]), len(out["source"]))
+    np.testing.assert_allclose(w.sum(axis=1), 1.0, atol=1e-9)
+    assert out["output"][:-1] == out["reference"] and out["output"][-1] == "</s>"
+    assert out["gold"] and all(0 <= j < len(out["source"]) for _, j in out["gold"])
+
+
+def test_composed_sentences_translate_and_unknown_words_are_named(report):
+    out = api.call("bahdanau-alignment", {"text": "The red car sees a small dog."})
+    assert out["source"] == ["the", "red", "car", "sees", "a", "small", "dog"]
+    assert out["output"][:-1] == ["la", "voiture", "rouge", "voit", "un", "petit", "chien"]
+    assert out["gold"] is None
+    with pytest.raises(InputError, match="does not know the word 'zebra'"):
+        api.call("bahdanau-alignment", {"text": "the zebra sleeps"})
+    with pytest.raises(InputError, match="Type an English sentence"):
+        api.call("bahdanau-alignment", {"text": " ... "})
+
+
+def test_bottleneck_lab_compares_both_models(report):
+    out = api.call("bottleneck")
+    assert [b["lo"] for b in out["buckets"]] == [3, 11, 21, 31]
+    c = out["comparison"]
+    assert len(c["source"]) >= 28 and c["attention"] == c["reference"]
+    mine = api.call("bottleneck", {"text": "the cat sleeps"})
+    assert mine["comparison"]["attention"] == ["le", "chat", "dort"]
+
+
+def test_missing_weights_ask_the_worker_for_the_archive(monkeypatch, tmp_path):
+    monkeypatch.setattr(models, "HERE", tmp_path)
+    reply = json.loads(api.call_json("bahdanau-alignment", "{}"))
+    assert reply == {"error": {"type": "asset", "name": "seqlabs-models.zip"}}
+
+
+def test_browser_preset_trains_and_its_weights_are_checked():
+    seen = []
+    out = api.call("translation-train", {"seed": 3, "steps": 100}, lambda f, m: seen.append((f, m)))
+    assert seen[-1][0] == pytest.approx(1.0) and seen[-1][1].startswith("step 100, loss")
+    again = api.call("bahdanau-alignment", {"model": out["model"], "text": "the cat sleeps"})
+    assert again["source"] == ["the", "cat", "sleeps"]
+    broken = dict(out["model"], W_a=[[1.0]])
+    with pytest.raises(InputError, match="retrained weights are damaged"):
+        api.call("bahdanau-alignment", {"model": broken})
+
+
+def test_the_browser_preset_reaches_ninety_percent_on_short_sentences():
+    out = api.call("translation-train", {"seed": 0, "steps": 400}, lambda f, m: None)
+    print(f"browser preset, CPython: {out['seconds']} s, exact on 3-10 words {out['by_length'][0]['exact']:.3f}")
+    assert out["by_length"][0]["exact"] >= 0.9
