@@ -106,6 +106,20 @@ def training_in_browser(browser, origin: str) -> list[float]:
     return times
 
 
+def translation_training_in_browser(browser, origin: str) -> list[float]:
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    page.goto(f"{origin}/module/")
+    page.evaluate("() => window.seqlabs.python.start()")
+    times = [page.evaluate("""async () => {
+        const t0 = performance.now();
+        await window.seqlabs.python.call('translation-train', {seed: 0, steps: 400});
+        return performance.now() - t0;
+    }""") for _ in range(2)]
+    ctx.close()
+    return times
+
+
 def training_in_cpython() -> dict:
     sys.path.insert(0, str(ROOT / "py"))
     from seqlabs import api, embedding_analogy
@@ -119,6 +133,8 @@ def training_in_cpython() -> dict:
         return summary(samples)
 
     return {
+        "translation-train browser preset (400 steps), CPython": timed(
+            lambda: api.call("translation-train", {"seed": 0, "steps": 400}, lambda f, m: None)),
         "embedding-train small preset, CPython": timed(lambda: api.call("embedding-train", SMALL_TRAINING)),
         "embedding default (build) training, CPython": timed(
             lambda: embedding_analogy.train_vectors(**embedding_analogy.DEFAULT_TRAINING)),
@@ -155,6 +171,8 @@ def main() -> None:
         results["rnn-gradient: first interaction -> lab ready, cold"] = summary([r[1] for r in runs])
         results["rnn-gradient: control change -> redrawn (p50/p95)"] = summary(redraws(browser, origin))
         results["embedding-train small preset, in the browser"] = summary(training_in_browser(browser, origin))
+        results["translation-train browser preset (400 steps), in the browser"] = summary(
+            translation_training_in_browser(browser, origin))
         browser.close()
         profile = work / "profile"
         ctx = pw.chromium.launch_persistent_context(str(profile), executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -169,9 +187,14 @@ def main() -> None:
     httpd.shutdown()
     shutil.rmtree(work, ignore_errors=True)
     results.update(training_in_cpython())
-    small_py = results["embedding-train small preset, CPython"]["median_ms"]
-    results["embedding-train small preset, in the browser"]["ratio_to_cpython"] = round(
-        results["embedding-train small preset, in the browser"]["median_ms"] / small_py, 2)
+    for name in ["embedding-train small preset", "translation-train browser preset (400 steps)"]:
+        results[f"{name}, in the browser"]["ratio_to_cpython"] = round(
+            results[f"{name}, in the browser"]["median_ms"] / results[f"{name}, CPython"]["median_ms"], 2)
+    report_file = ROOT / "py" / "seqlabs" / "models" / "report.json"
+    if report_file.is_file():
+        build = json.loads(report_file.read_text())
+        results["translation models, build-time training (both)"] = {
+            "median_ms": build.get("build_seconds", 0) * 1000, "p95_ms": "", "min_ms": "", "max_ms": "", "n": 1}
     for temp in ["cold", "warm"]:
         floor = results[f"floor, {temp}"]["median_ms"]
         for name in [f"worker first result, {temp}", f"rnn-gradient: navigation -> first figure painted, {temp}",
