@@ -1,14 +1,19 @@
 // Page entry: Material's document$ fires on the first load and after every instant navigation,
 // so everything that decorates a page is (re)mounted from here.
 import { renderMath } from "./math.js";
+import { mountExercises } from "./exercises.js";
+import { mountExplainers } from "./explainers.js";
 import { mountLabs } from "./lab.js";
 import { mountPythonChecks } from "./python-check.js";
+import { mountScratchCells } from "./scratch.js";
 import { python } from "./pyclient.js";
 
 function onPage() {
-  renderMath(document);
+  renderMath(document).then(() => mountExplainers(document));
   mountPythonChecks(document);
   mountLabs(document);
+  mountExercises(document);
+  mountScratchCells(document);
 }
 
 window.seqlabs = { python };

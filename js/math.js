@@ -24,7 +24,13 @@ export async function renderMath(root) {
   const katex = await loadKatex();
   for (const el of nodes) {
     const tex = stripDelimiters(el.textContent);
-    katex.render(tex, el, { displayMode: el.tagName === "DIV", throwOnError: false });
+    katex.render(tex, el, {
+      displayMode: el.tagName === "DIV",
+      throwOnError: false,
+      // Only the tagging the equation explainers use; no links, styles or other HTML.
+      trust: (context) => context.command === "\\htmlData",
+      strict: (code) => (code === "htmlExtension" ? "ignore" : "warn"),
+    });
     el.dataset.rendered = "";
   }
 }

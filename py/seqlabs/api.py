@@ -4,7 +4,7 @@ Results are plain JSON-able dicts so that they cross the Python-JS boundary once
 """
 import json
 
-from . import embedding_analogy, parallel_steps, rnn_gradient, spectral_norm, translation_labs
+from . import embedding_analogy, parallel_steps, rnn_gradient, scratch, spectral_norm, translation_labs
 from .models import MissingModels
 from .schema import InputError, to_json
 
@@ -20,6 +20,7 @@ LABS = {
     "bahdanau-alignment": translation_labs.Alignment,
     "bottleneck": translation_labs.Bottleneck,
     "translation-train": translation_labs.Train,
+    "python-run": scratch,
 }
 
 __all__ = ["InputError", "LABS", "call", "call_json", "schema"]

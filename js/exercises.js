@@ -1,0 +1,140 @@
+// Exercises that check answers: numbers within the tolerance the text gives, free text saved
+// with the learner's progress, immediate feedback in words (not colour alone), a hint after a
+// wrong try, and a summary of how many are done. The learner's text is only ever set as
+// .value or .textContent, never as HTML.
+import { parseNumber, withinTolerance } from "./answers.js";
+import { progress } from "./progress-store.js";
+
+let uid = 0;
+
+function el(tag, attrs = {}, text) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+const solutionOf = (box) => box.querySelector("details");
+
+function numericExercise(box, id) {
+  const answers = box.dataset.answer.split(/\s+/).map(Number);
+  const tolerances = box.dataset.tolerance.split(/\s+/).map(Number);
+  const labels = (box.dataset.labels ?? "Your answer").split("|");
+  const form = el("form", { class: "exercise-form", novalidate: "" });
+  const inputs = answers.map((_, k) => {
+    const inputId = `ex-${++uid}`;
+    const row = el("p", { class: "exercise-field" });
+    const input = el("input", { type: "text", id: inputId, inputmode: "decimal", autocomplete: "off", spellcheck: "false" });
+    row.append(el("label", { for: inputId }, labels[k] ?? labels[0]), input);
+    form.append(row);
+    return input;
+  });
+  const check = el("button", { type: "submit", class: "md-button" }, "Check");
+  const feedback = el("p", { class: "exercise-feedback", role: "status", "aria-live": "polite" });
+  const hint = el("p", { class: "exercise-hint" });
+  hint.hidden = true;
+  form.append(check, feedback, hint);
+  (solutionOf(box) ?? box.lastElementChild).before(form);
+
+  const saved = progress.get(id);
+  if (saved.inputs) saved.inputs.forEach((v, k) => { if (inputs[k]) inputs[k].value = v; });
+  const show = (state, text) => {
+    box.dataset.state = state;
+    feedback.textContent = text;
+  };
+  if (saved.correct) show("correct", "✓ Correct: you solved this one before.");
+
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const parsed = inputs.map((input) => parseNumber(input.value));
+    const values = inputs.map((input) => input.value.slice(0, 40));
+    const bad = parsed.findIndex((p) => p.error);
+    if (bad >= 0) {
+      show("invalid", `${inputs.length > 1 ? `${labels[bad]}: ` : ""}${parsed[bad].error}`);
+      inputs[bad].focus();
+      return;
+    }
+    const correct = parsed.every((p, k) => withinTolerance(p.value, answers[k], tolerances[k] ?? 0));
+    const attempts = progress.get(id).attempts + 1;
+    progress.update(id, { attempts, correct: correct || progress.get(id).correct, inputs: values });
+    if (correct) {
+      show("correct", "✓ Correct.");
+      hint.hidden = true;
+    } else {
+      show("wrong", `✗ Not yet (try ${attempts}). Check your working, or open the solution.`);
+      if (box.dataset.hint) {
+        hint.textContent = `Hint: ${box.dataset.hint}`;
+        hint.hidden = false;
+      }
+    }
+  });
+}
+
+function writtenExercise(box, id) {
+  const inputId = `ex-${++uid}`;
+  const wrap = el("p", { class: "exercise-field" });
+  const area = el("textarea", { id: inputId, rows: "4" });
+  wrap.append(el("label", { for: inputId }, "Your answer, in your own words (saved in this browser)"), area);
+  const compare = el("button", { type: "button", class: "md-button" }, "Compare with the solution");
+  const feedback = el("p", { class: "exercise-feedback", role: "status", "aria-live": "polite" });
+  (solutionOf(box) ?? box.lastElementChild).before(wrap, compare, feedback);
+  area.value = progress.get(id).text ?? "";
+  let timer = null;
+  area.addEventListener("input", () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => progress.update(id, { text: area.value.slice(0, 5000) }), 300);
+  });
+  compare.addEventListener("click", () => {
+    progress.update(id, { text: area.value.slice(0, 5000), compared: true });
+    const solution = solutionOf(box);
+    if (solution) {
+      solution.open = true;
+      solution.querySelector("summary")?.focus();
+    }
+    feedback.textContent = area.value.trim()
+      ? "The solution is open below your answer: compare the two."
+      : "The solution is open below. Writing your own answer first helps it stick.";
+  });
+}
+
+function done(id, box) {
+  const state = progress.get(id);
+  return box.dataset.answer ? state.correct : Boolean(state.text?.trim()) && state.compared;
+}
+
+function mountSummary(boxes) {
+  const first = boxes[0];
+  const summary = el("div", { class: "exercise-summary" });
+  const count = el("p", { role: "status" });
+  const storageNotice = el("p", { class: "exercise-notice", role: "alert" });
+  const reset = el("button", { type: "button", class: "md-button" }, "Reset my answers");
+  summary.append(count, storageNotice, reset);
+  first.before(summary);
+  const update = () => {
+    if (!summary.isConnected) return;
+    const n = boxes.filter((box) => done(box.id, box)).length;
+    count.textContent = `Progress: ${n} of ${boxes.length} exercises done.`;
+    summary.dataset.done = String(n);
+  };
+  const text = progress.takeNotice();
+  storageNotice.textContent = text;
+  storageNotice.hidden = !text;
+  reset.addEventListener("click", () => {
+    if (!window.confirm("Clear all your answers and progress on this page's exercises?")) return;
+    progress.reset();
+    window.location.reload();
+  });
+  progress.subscribe(update);
+  update();
+}
+
+export function mountExercises(root) {
+  const boxes = [...root.querySelectorAll(".exercise[id]:not([data-mounted])")];
+  if (boxes.length === 0) return;
+  for (const box of boxes) {
+    box.dataset.mounted = "";
+    if (box.dataset.answer) numericExercise(box, box.id);
+    else writtenExercise(box, box.id);
+  }
+  mountSummary(boxes);
+}

@@ -1,0 +1,66 @@
+// Python scratch cells: a plain textarea (native, accessible, no editor library to load) whose
+// code runs in the same worker as the labs. A cell still running after 5 seconds is stopped by
+// terminating the worker; the next run, or any lab, starts a fresh one.
+import { python } from "./pyclient.js";
+
+const LIMIT_MS = 5000;
+let uid = 0;
+
+function mount(cell) {
+  cell.dataset.mounted = "";
+  const id = `scratch-${++uid}`;
+  const label = document.createElement("label");
+  label.htmlFor = id;
+  label.textContent = "Python (numpy as np). Ctrl+Enter runs it.";
+  const area = document.createElement("textarea");
+  area.id = id;
+  area.className = "scratch__code";
+  area.spellcheck = false;
+  area.value = cell.dataset.code ?? "";
+  area.rows = Math.max(2, area.value.split("\n").length + 1);
+  const run = document.createElement("button");
+  run.type = "button";
+  run.className = "md-button";
+  run.textContent = "Run";
+  const output = document.createElement("pre");
+  output.className = "scratch__output";
+  output.setAttribute("role", "status");
+  output.setAttribute("aria-live", "polite");
+  output.textContent = "Output appears here.";
+  cell.append(label, area, run, output);
+
+  async function execute() {
+    run.disabled = true;
+    output.textContent = python.state === "ready" ? "Running…" : "Starting Python in your browser…";
+    let stopped = false;
+    let timer = null;
+    try {
+      await python.start();
+      output.textContent = "Running…";
+      timer = setTimeout(() => { stopped = true; python.cancel(); }, LIMIT_MS);
+      const out = await python.call("python-run", { code: area.value });
+      const parts = [out.stdout, out.value ?? "", out.error ?? ""].filter(Boolean);
+      output.textContent = parts.join(out.stdout.endsWith("\n") ? "" : "\n") || "(no output)";
+      cell.dataset.state = out.error ? "error" : "ok";
+    } catch (err) {
+      output.textContent = stopped
+        ? "Stopped: the cell was still running after 5 seconds (an endless loop?). Python restarts on the next run, and the figures keep working."
+        : err.message;
+      cell.dataset.state = "error";
+    } finally {
+      clearTimeout(timer);
+      run.disabled = false;
+    }
+  }
+  run.addEventListener("click", execute);
+  area.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      execute();
+    }
+  });
+}
+
+export function mountScratchCells(root) {
+  root.querySelectorAll(".scratch:not([data-mounted])").forEach(mount);
+}
