@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve build test bench chromium setup clean
+.PHONY: serve build test bench bundle chromium setup clean
 .DEFAULT_GOAL := serve
 
 $(VENV)/bin/python:
@@ -43,8 +43,11 @@ chromium:
 test: setup $(VENV)/.test-deps chromium
 	$(PY) -m pytest
 
+bundle: build
+	$(PY) -m seqbuild.package site dist/sequences-before-transformers.zip
+
 clean:
-	rm -rf site build
+	rm -rf site build dist
 
 bench: setup $(VENV)/.test-deps chromium
 	$(PY) bench/run.py

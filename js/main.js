@@ -4,6 +4,7 @@ import { renderMath } from "./math.js";
 import { mountExercises } from "./exercises.js";
 import { mountExplainers } from "./explainers.js";
 import { mountLabs } from "./lab.js";
+import { mountOfflineControl } from "./offline.js";
 import { mountPythonChecks } from "./python-check.js";
 import { mountScratchCells } from "./scratch.js";
 import { python } from "./pyclient.js";
@@ -14,6 +15,7 @@ function onPage() {
   mountLabs(document);
   mountExercises(document);
   mountScratchCells(document);
+  mountOfflineControl();
 }
 
 window.seqlabs = { python };

@@ -7,7 +7,12 @@ const pyodideDir = new URL("vendor/pyodide/", assets).href;
 // so look before loading it and say what is wrong in one sentence.
 async function checkWasm() {
   const url = `${pyodideDir}pyodide.asm.wasm`;
-  const head = await fetch(url, { method: "HEAD" });
+  let head;
+  try {
+    head = await fetch(url, { method: "HEAD" });
+  } catch {
+    return;  // no network (offline copies answer GET only): let Pyodide's own load decide
+  }
   if (!head.ok) throw new Error(`the WebAssembly file was not found (HTTP ${head.status} for ${url}).`);
   const type = head.headers.get("content-type") ?? "";
   if (!type.startsWith("application/wasm")) {

@@ -1,6 +1,7 @@
 """MkDocs hooks: vendor the runtime, bundle the JS, ship seqlabs, and put each lab's
 build-time result into the page so its figure draws before (and without) Pyodide."""
 import re
+import subprocess
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
@@ -45,3 +46,8 @@ def on_page_content(html, page, config, files):
         return match.group(0) + labdata.data_tag({"lab": name, **_labs[name]})
 
     return LAB_FIGURE.sub(attach, html)
+
+
+def on_post_build(config):
+    # The service worker must list the final files, so it is made last, from the built site.
+    subprocess.run(["node", str(ROOT / "py" / "seqbuild" / "build-sw.mjs"), config["site_dir"]], check=True)

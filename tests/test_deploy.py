@@ -1,0 +1,111 @@
+"""GitHub Pages workflow, the downloadable bundle, file:// opening, and serving under a sub-path."""
+import functools
+import http.server
+import threading
+import zipfile
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import OPEN_SHADOW_ROOTS, ROOT, OriginGuard, QuietHandler, build_site
+from seqbuild import package
+
+WORKFLOW = ROOT / ".github" / "workflows" / "pages.yml"
+
+
+def test_pages_workflow_builds_with_make_and_deploys_with_the_official_actions():
+    flow = yaml.safe_load(WORKFLOW.read_text())
+    triggers = flow[True]  # YAML reads the key `on` as a boolean
+    assert "main" in triggers["push"]["branches"] and "workflow_dispatch" in triggers
+    assert flow["permissions"] == {"contents": "read", "pages": "write", "id-token": "write"}
+    build = flow["jobs"]["build"]["steps"]
+    uses = [s.get("uses", "") for s in build]
+    for action in ["actions/checkout@v4", "actions/setup-python@v5", "actions/setup-node@v4",
+                   "actions/configure-pages@v5", "actions/upload-pages-artifact@v3"]:
+        assert action in uses
+    run = next(s for s in build if "run" in s)
+    assert run["run"].strip() == "make build"
+    assert run["env"]["SITE_URL"].startswith("${{ steps.pages.outputs.base_url }}")
+    assert next(s for s in build if s.get("uses", "").startswith("actions/upload-pages-artifact"))["with"]["path"] == "site"
+    deploy = flow["jobs"]["deploy"]
+    assert deploy["needs"] == "build" and deploy["environment"]["name"] == "github-pages"
+    assert deploy["steps"][0]["uses"] == "actions/deploy-pages@v4" and deploy["steps"][0]["id"] == "deployment"
+    # Every ${{ }} expression names something that exists.
+    text = WORKFLOW.read_text()
+    assert text.count("${{") == text.count("}}")
+    assert "steps.pages.outputs" in text and "id: pages" in text
+
+
+def test_bundle_holds_the_site_and_how_to_serve_it(site_dir, tmp_path):
+    out = package.make_zip(site_dir, tmp_path / "bundle.zip")
+    with zipfile.ZipFile(out) as zf:
+        names = set(zf.namelist())
+        how = zf.read("HOW-TO-SERVE.txt").decode()
+    assert {"index.html", "module/index.html", "sw.js", "assets/vendor/pyodide/pyodide.asm.wasm",
+            "assets/seqlabs.zip", "assets/seqlabs-models.zip"} <= names
+    assert not any(n.endswith(".map") for n in names)
+    assert "python3 -m http.server" in how
+
+
+@pytest.mark.browser
+def test_opening_from_file_says_how_to_serve(browser, site_dir):
+    context = browser.new_context()
+    seen = []
+    context.on("request", lambda r: seen.append(r.url))
+    page = context.new_page()
+    page.goto((site_dir / "module" / "index.html").as_uri(), wait_until="load")
+    warning = page.locator(".file-warning")
+    assert warning.is_visible()
+    assert "python3 -m http.server 8000" in warning.text_content()
+    context.close()
+    assert all(u.startswith(("file:", "data:", "blob:")) for u in seen), [u for u in seen if not u.startswith("file:")][:3]
+
+
+@pytest.fixture(scope="module")
+def subpath_server(tmp_path_factory):
+    """The site built for and served at /sbt/ from a parent folder, as GitHub Pages does."""
+    parent = tmp_path_factory.mktemp("pages")
+    handler = functools.partial(QuietHandler, directory=str(parent))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    origin = f"http://127.0.0.1:{httpd.server_port}"
+    build_site(parent / "sbt", {"SITE_URL": f"{origin}/sbt/"})
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield origin
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.mark.browser
+def test_everything_works_under_a_sub_path(browser, subpath_server):
+    origin = subpath_server
+    context = browser.new_context()
+    context.add_init_script(OPEN_SHADOW_ROOTS)
+    guard = OriginGuard(origin)
+    context.route("**/*", guard.route)
+    failed = []
+    context.on("response", lambda r: failed.append(r.url) if r.status >= 400 else None)
+    page = context.new_page()
+    for path in ["sbt/", "sbt/module/", "sbt/404.html"]:
+        page.goto(f"{origin}/{path}", wait_until="load")
+        page.wait_for_load_state("networkidle")
+        # Material's stylesheet applied: the header has its colour, not the browser default.
+        assert page.evaluate("() => getComputedStyle(document.querySelector('.md-header')).position") == "sticky"
+    assert failed == []
+    page.goto(f"{origin}/sbt/module/", wait_until="load")
+    page.wait_for_selector("#lab-rnn-gradient[data-drawn]")
+    got = page.evaluate("() => window.seqlabs.python.call('rnn-gradient', {steps: 10}).then(r => r.norms.length)")
+    assert got == 10
+    search = page.locator("input.md-search__input")
+    search.click()
+    search.press_sequentially("attention")
+    page.wait_for_selector(".md-search-result__item", timeout=20_000)
+    assert page.locator(".md-search-result__item a").first.get_attribute("href").startswith(("../", f"{origin}/sbt/", "/sbt/", "./"))
+    # The service worker registers with the sub-path as its scope.
+    page.keyboard.press("Escape")
+    page.get_by_role("button", name="Make available offline").click()
+    page.wait_for_function("() => document.querySelector('.offline-control').dataset.state === 'ready'", timeout=120_000)
+    scope = page.evaluate("() => navigator.serviceWorker.getRegistration().then(r => r.scope)")
+    assert scope == f"{origin}/sbt/"
+    context.close()
+    assert guard.off_origin == []

@@ -1,0 +1,108 @@
+"""Offline after one visit: the learner stores the site, goes offline, and everything works."""
+import functools
+import http.server
+import shutil
+import threading
+
+import pytest
+
+from conftest import OPEN_SHADOW_ROOTS, ROOT, OriginGuard, QuietHandler, build_site
+
+pytestmark = pytest.mark.browser
+PAGES = ["", "module/"]
+
+
+def make_offline(page, origin):
+    page.goto(f"{origin}/", wait_until="load")
+    button = page.get_by_role("button", name="Make available offline")
+    button.wait_for()
+    assert "MB" in button.text_content()
+    button.click()
+    page.wait_for_function(
+        "() => document.querySelector('.offline-control').dataset.state === 'ready'", timeout=120_000)
+
+
+def test_the_site_works_offline_after_storing_it(make_context, server):
+    context, guard = make_context()
+    page = context.new_page()
+    make_offline(page, server)
+    context.set_offline(True)
+    for path in PAGES:
+        page.goto(f"{server}/{path}", wait_until="load")
+        page.wait_for_function("() => window.seqlabs !== undefined")
+    page.goto(f"{server}/module/#exercise-context-value", wait_until="load")
+    page.wait_for_selector(".arithmatex .katex")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('div.mermaid')].some(d => d.shadowRoot && d.shadowRoot.querySelector('svg'))",
+        timeout=60_000)
+    # Every lab answers from Python in the worker, offline.
+    for lab, params in [("rnn-gradient", {"steps": 10}), ("embedding-analogy", None), ("parallel-steps", {"max_tokens": 100, "repeats": 1}),
+                        ("bahdanau-alignment", {"text": "the cat sleeps"}), ("bottleneck", {"text": "a dog runs"}),
+                        ("python-run", {"code": "1 + 1"}), ("spectral-norm", {"n": 3})]:
+        if lab == "embedding-analogy":
+            params = {"vectors": {"words": ["man", "woman", "king", "queen", "cat"],
+                                  "matrix": [[1, 0, 0], [1, 1, 0], [0, 0, 1], [0, 1, 1], [5, 5, 5]]}}
+        got = page.evaluate("([lab, p]) => window.seqlabs.python.call(lab, p).then(r => 'ok', e => e.message)", [lab, params])
+        assert got == "ok", (lab, got)
+    # Exercises save offline.
+    box = page.locator("#exercise-context-value")
+    box.get_by_label("Context value").fill("1.9")
+    box.get_by_role("button", name="Check").click()
+    page.reload()
+    page.wait_for_selector(".exercise-summary")
+    assert "solved this one before" in box.locator(".exercise-feedback").text_content()
+    # Search works from the stored index.
+    search = page.locator("input.md-search__input")
+    search.click()
+    search.press_sequentially("bottleneck")
+    page.wait_for_selector(".md-search-result__item", timeout=20_000)
+    context.set_offline(False)
+
+
+@pytest.fixture
+def served_copy(site_dir, tmp_path):
+    """A copy of the built site this test may rebuild, served on its own port."""
+    root = tmp_path / "served"
+    shutil.copytree(site_dir, root)
+    handler = functools.partial(QuietHandler, directory=str(root))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield root, f"http://127.0.0.1:{httpd.server_port}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def test_a_new_build_is_offered_and_replaces_the_old_one(browser, served_copy, tmp_path):
+    root, origin = served_copy
+    context = browser.new_context()
+    context.add_init_script(OPEN_SHADOW_ROOTS)
+    guard = OriginGuard(origin)
+    context.route("**/*", guard.route)
+    page = context.new_page()
+    make_offline(page, origin)
+    # A new build with a visible change, put in place of the old one.
+    changed = tmp_path / "docs-changed"
+    shutil.copytree(ROOT / "docs", changed)
+    index = changed / "index.md"
+    index.write_text(index.read_text().replace("# Sequences Before Transformers", "# Sequences Before Transformers (new edition)", 1))
+    new_site = build_site(tmp_path / "new-site", {"SEQLABS_DOCS_DIR": str(changed)})
+    shutil.rmtree(root)
+    shutil.copytree(new_site, root)
+    page.goto(f"{origin}/", wait_until="load")
+    page.wait_for_function("() => document.querySelector('.offline-control').dataset.state === 'update'", timeout=60_000)
+    assert "new edition" not in page.locator("h1").first.text_content()
+    page.get_by_role("button", name="Reload to update").click()
+    page.wait_for_function("() => document.querySelector('h1').textContent.includes('new edition')", timeout=60_000)
+    page.wait_for_function("() => document.querySelector('.offline-control').dataset.state === 'ready'", timeout=60_000)
+    # Only the new precache remains, and it holds the new page.
+    names = page.evaluate("() => caches.keys()")
+    assert len([n for n in names if "precache" in n]) == 1
+    cached = page.evaluate("""async () => {
+        const name = (await caches.keys()).find(n => n.includes('precache'));
+        const cache = await caches.open(name);
+        const key = (await cache.keys()).find(r => new URL(r.url).pathname.endsWith('/index.html') && !r.url.includes('module'));
+        return (await cache.match(key)).text();
+    }""")
+    assert "new edition" in cached
+    context.close()
+    assert guard.off_origin == []
