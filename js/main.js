@@ -1,6 +1,7 @@
 // Page entry: Material's document$ fires on the first load and after every instant navigation,
 // so everything that decorates a page is (re)mounted from here.
 import { renderMath } from "./math.js";
+import { startEmbedResize } from "./embed.js";
 import { mountExercises } from "./exercises.js";
 import { mountExplainers } from "./explainers.js";
 import { mountLabs } from "./lab.js";
@@ -19,5 +20,6 @@ function onPage() {
 }
 
 window.seqlabs = { python };
+startEmbedResize();
 if (window.document$) window.document$.subscribe(onPage);
 else onPage();

@@ -11,7 +11,7 @@ pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[1]
 AXE = (ROOT / "node_modules" / "axe-core" / "axe.min.js").read_text()
-PAGES = ["", "module/"]
+PAGES = ["", "module/", "instructors/"]
 WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 # Module entry points bundled as ES modules; the Mermaid stub must be a classic script
 # because it has to define window.mermaid before Material's bundle looks for it.
 ESM_ENTRIES = ["main.js", "worker.js"]
-CLASSIC_ENTRIES = ["mermaid-stub.js"]
+CLASSIC_ENTRIES = ["mermaid-stub.js", "embed-host.js"]
 
 
 def esbuild(root: Path, entries: list[str], fmt: str, out: Path) -> None:
