@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve build test bench bundle chromium setup clean
+.PHONY: serve build test bench bundle scorm chromium setup clean
 .DEFAULT_GOAL := serve
 
 $(VENV)/bin/python:
@@ -45,6 +45,9 @@ test: setup $(VENV)/.test-deps chromium
 
 bundle: build
 	$(PY) -m seqbuild.package site dist/sequences-before-transformers.zip
+
+scorm: build
+	$(PY) -m seqbuild.scorm site dist
 
 clean:
 	rm -rf site build dist

@@ -4,6 +4,7 @@
 // .value or .textContent, never as HTML.
 import { parseNumber, withinTolerance } from "./answers.js";
 import { progress } from "./progress-store.js";
+import { reportToLms } from "./scorm.js";
 
 let uid = 0;
 
@@ -115,6 +116,7 @@ function mountSummary(boxes) {
     const n = boxes.filter((box) => done(box.id, box)).length;
     count.textContent = `Progress: ${n} of ${boxes.length} exercises done.`;
     summary.dataset.done = String(n);
+    reportToLms({ done: n, total: boxes.length });
   };
   const text = progress.takeNotice();
   storageNotice.textContent = text;

@@ -7,6 +7,7 @@ import { mountExplainers } from "./explainers.js";
 import { mountLabs } from "./lab.js";
 import { mountOfflineControl } from "./offline.js";
 import { mountPythonChecks } from "./python-check.js";
+import { connectLms } from "./scorm.js";
 import { mountScratchCells } from "./scratch.js";
 import { python } from "./pyclient.js";
 
@@ -20,6 +21,7 @@ function onPage() {
 }
 
 window.seqlabs = { python };
+connectLms();
 startEmbedResize();
 if (window.document$) window.document$.subscribe(onPage);
 else onPage();
