@@ -98,6 +98,13 @@ def test_retrain_in_the_browser_shows_progress_and_updates_the_heatmap(page, ser
     page.wait_for_function(
         f"() => document.querySelectorAll('{ALIGN} .lab-readouts dd')[1].textContent === {' '.join(retrained['output'][:-1])!r}",
         timeout=60_000)
+    # The bottleneck figure's comparison switches to the same retrained model.
+    comparison = api.call("bottleneck", {"model": want["model"]})["comparison"]
+    page.wait_for_function(
+        f"() => [...document.querySelectorAll('{BOTTLE} .bottleneck-compare dt')].some(d => d.textContent.includes('you retrained'))",
+        timeout=60_000)
+    dds = page.locator(f"{BOTTLE} .bottleneck-compare dd").all_text_contents()
+    assert " ".join(comparison["attention"]) in dds
 
 
 def test_translation_retrain_can_be_cancelled(page, server):

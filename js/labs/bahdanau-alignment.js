@@ -1,6 +1,7 @@
 // bahdanau-alignment: a held-out or composed sentence, translated by the attention model, with
 // its weights as a heat map, the gold alignment on request, and the weights as a data table.
 import { format } from "d3";
+import { translationModel } from "../models-state.js";
 import { createTrainPanel } from "../train-panel.js";
 import { createHeatmap } from "../views/heatmap.js";
 
@@ -54,32 +55,30 @@ export function mount(box, ctx) {
   const heatmap = createHeatmap(chartBox, {
     onCell: ({ output, source, weight }) => { readout.textContent = `Writing "${output}", weight on "${source}": ${w3(weight)} (${pct(weight)}).`; },
   });
-  let model = null;
   const panel = createTrainPanel(box, {
     legend: "Retrain a small attention model in your browser", lab: "translation-train",
     schema: ctx.related["translation-train"], python: ctx.python,
     onDone: (out) => {
-      model = out.model;
-      ctx.recompute();
+      translationModel.set({ model: out.model, steps: out.steps });
       const short = out.by_length[0];
       return `Trained in your browser: ${out.steps} steps in ${out.seconds} s (hidden size ${out.preset.hidden}, ` +
         `${out.preset.pairs} short sentences). Exact match on ${short.n} held-out sentences of ${short.lo}–${short.hi} words: ` +
-        `${pct(short.exact)}. The heat map now shows this model.`;
+        `${pct(short.exact)}. The heat map and the side-by-side translations now use this model.`;
     },
   });
   const builtIn = el("button", { type: "button", class: "md-button" }, "Back to the built-in model");
   builtIn.addEventListener("click", () => {
-    model = null;
+    translationModel.set(null);
     panel.status.textContent = "Back to the model trained when this site was built.";
-    ctx.recompute();
   });
+  const unsubscribe = translationModel.subscribe(() => (box.isConnected ? ctx.recompute() : unsubscribe()));
   panel.status.before(builtIn);
   let last = null;
   const redraw = () => heatmap.draw(last, `Heat map of attention weights. ${describe(last)}`, gold.checked);
   gold.addEventListener("change", () => last && redraw());
 
   return {
-    extraParams: () => ({ text: compose.text(), model }),
+    extraParams: () => ({ text: compose.text(), model: translationModel.get()?.model ?? null }),
     draw(result) {
       last = result;
       redraw();

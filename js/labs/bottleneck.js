@@ -1,6 +1,7 @@
 // bottleneck: exact-match accuracy by source length for the two models (measured at build time
 // on held-out sentences), and both models' translations of a sentence side by side.
 import { format } from "d3";
+import { translationModel } from "../models-state.js";
 import { createBucketChart } from "../views/bucket-chart.js";
 import { composer } from "./bahdanau-alignment.js";
 
@@ -31,15 +32,16 @@ export function mount(box, ctx) {
   const compose = composer(box, ctx, "Type a long English sentence to compare both models");
   box.append(compare);
   const chart = createBucketChart(chartBox);
+  const unsubscribe = translationModel.subscribe(() => (box.isConnected ? ctx.recompute() : unsubscribe()));
 
   return {
-    extraParams: () => ({ text: compose.text() }),
+    extraParams: () => ({ text: compose.text(), model: translationModel.get()?.model ?? null }),
     draw(result) {
       const summary = describe(result);
       chart.draw(result.buckets, `Accuracy by sentence length. ${summary}`);
       const { attention, plain } = result.budgets;
-      budget.textContent = `Metric: ${result.metric}. Training at build time: ${attention.steps} steps (${attention.seconds} s) ` +
-        `with attention, ${plain.steps} steps (${plain.seconds} s) without.`;
+      budget.textContent = `Metric: ${result.metric}. Curves from the models trained at build time: ${attention.steps} steps ` +
+        `(${attention.seconds} s) with attention, ${plain.steps} steps (${plain.seconds} s) without.`;
       table.replaceChildren();
       table.createCaption().textContent = "Exact match by source length";
       const head = table.createTHead().insertRow();
@@ -56,7 +58,8 @@ export function mount(box, ctx) {
       const c = result.comparison;
       compare.replaceChildren(el("dt", {}, "English"), el("dd", {}, c.source.join(" ")));
       if (c.reference) compare.append(el("dt", {}, "Reference"), el("dd", {}, c.reference.join(" ")));
-      compare.append(el("dt", {}, "With attention"), el("dd", {}, c.attention.join(" ")),
+      const retrained = c.retrained ? " (the model you retrained in this page)" : "";
+      compare.append(el("dt", {}, `With attention${retrained}`), el("dd", {}, c.attention.join(" ")),
         el("dt", {}, "Without attention"), el("dd", {}, c.plain.join(" ")));
       return summary;
     },

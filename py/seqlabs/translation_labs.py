@@ -104,6 +104,7 @@ class Alignment:
 
 BOTTLENECK_SCHEMA = [
     Param("text", "text", "", "Your sentence", "An English sentence from the model's vocabulary.", max=MAX_TEXT),
+    Param("model", "data", None, "Model", "Attention weights retrained in the browser; the built-in model if absent."),
 ]
 
 # The in-browser preset: small enough to train in Pyodide (no BLAS) in seconds.
@@ -144,7 +145,7 @@ class Bottleneck:
         p = validate(BOTTLENECK_SCHEMA, params)
         report = models.report()
         pair = {"en": parse_english(p["text"]), "fr": None} if p["text"] else examples()["long"]
-        out = translate_one(pair["en"])
+        out = translate_one(pair["en"], p["model"])
         return {
             "params": {"text": p["text"]},
             "metric": report["metric"],
@@ -153,6 +154,6 @@ class Bottleneck:
                         for a, b in zip(report["attention"]["by_length"], report["plain"]["by_length"])],
             "budgets": {k: {"steps": report[k]["steps"], "seconds": report[k]["seconds"]} for k in ("attention", "plain")},
             "alignment": report["alignment"],
-            "comparison": {"source": pair["en"], "reference": pair["fr"],
+            "comparison": {"source": pair["en"], "reference": pair["fr"], "retrained": p["model"] is not None,
                            "attention": out["attention"], "plain": out["plain"]},
         }
