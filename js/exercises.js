@@ -5,15 +5,9 @@
 import { parseNumber, withinTolerance } from "./answers.js";
 import { progress } from "./progress-store.js";
 import { reportToLms } from "./scorm.js";
+import { el } from "./dom.js";
 
 let uid = 0;
-
-function el(tag, attrs = {}, text) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 const solutionOf = (box) => box.querySelector("details");
 

@@ -2,13 +2,7 @@
 // fed by the worker's progress messages, and Cancel (which terminates the worker).
 import { buildControls } from "./controls.js";
 import { defaults } from "./schema.js";
-
-function el(tag, attrs = {}, text) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
+import { el } from "./dom.js";
 
 export function createTrainPanel(container, { legend, lab, schema, python, button = "Retrain", onDone }) {
   const panel = el("fieldset", { class: "lab-controls train-panel" });

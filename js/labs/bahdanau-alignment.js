@@ -4,16 +4,10 @@ import { format } from "d3";
 import { translationModel } from "../models-state.js";
 import { createTrainPanel } from "../train-panel.js";
 import { createHeatmap } from "../views/heatmap.js";
+import { el } from "../dom.js";
 
 const pct = format(".0%");
 const w3 = format(".3f");
-
-function el(tag, attrs = {}, text) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 export function describe(result) {
   const strongest = result.output.slice(0, -1).map((word, i) => {

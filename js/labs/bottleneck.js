@@ -4,15 +4,9 @@ import { format } from "d3";
 import { translationModel } from "../models-state.js";
 import { createBucketChart } from "../views/bucket-chart.js";
 import { composer } from "./bahdanau-alignment.js";
+import { el } from "../dom.js";
 
 const pct = format(".0%");
-
-function el(tag, attrs = {}, text) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 const bucketName = (b) => (b.hi >= 99 ? `${b.lo}+ words` : `${b.lo}–${b.hi} words`);
 

@@ -2,16 +2,10 @@
 // and swap the vectors for ones retrained in the browser or read from the reader's own file.
 import { createTrainPanel } from "../train-panel.js";
 import { createAnalogyPlot } from "../views/analogy-plot.js";
+import { el } from "../dom.js";
 
 const MAX_FILE_BYTES = 2_000_000;
 const fmt = (v) => v.toFixed(3);
-
-function el(tag, attrs = {}, text) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 // Says what is drawn without giving away where the copied arrow ends: that is the reveal's job.
 export function describe(result) {

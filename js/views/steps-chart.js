@@ -1,24 +1,19 @@
 // View for parallel-steps: time of an RNN forward pass and of one self-attention layer
-// against sequence length, on a log time axis; series differ by colour, dash and marker.
-import { axisBottom, axisLeft, format, line, max, min, scaleLinear, scaleLog, select, symbol, symbolCircle, symbolSquare } from "d3";
+// against sequence length, on a log time axis.
+import { axisBottom, axisLeft, format, max, min, scaleLinear, scaleLog, symbolCircle, symbolSquare } from "d3";
+import { createFrame, createSeries, drawSeries } from "./chart-frame.js";
 
-const W = 640, H = 300, M = { top: 12, right: 16, bottom: 44, left: 64 };
 const SERIES = [
   { key: "rnn_ms", cls: "series-measured", shape: symbolCircle },
   { key: "attention_ms", cls: "series-bound", shape: symbolSquare },
 ];
 
 export function createStepsChart(container) {
-  const svg = select(container).append("svg").attr("viewBox", `0 0 ${W} ${H}`).attr("class", "steps-chart").attr("role", "img");
-  const plot = svg.append("g").attr("transform", `translate(${M.left},${M.top})`);
-  const innerW = W - M.left - M.right, innerH = H - M.top - M.bottom;
-  const gx = plot.append("g").attr("class", "axis").attr("transform", `translate(0,${innerH})`);
-  const gy = plot.append("g").attr("class", "axis");
-  plot.append("text").attr("class", "axis-label").attr("x", innerW / 2).attr("y", innerH + 38).attr("text-anchor", "middle")
-    .text("sequence length N (tokens)");
-  plot.append("text").attr("class", "axis-label").attr("transform", "rotate(-90)").attr("x", -innerH / 2).attr("y", -50)
-    .attr("text-anchor", "middle").text("time (ms, log scale)");
-  const groups = SERIES.map((s) => ({ ...s, path: plot.append("path").attr("class", s.cls), marks: plot.append("g").attr("class", s.cls) }));
+  const { svg, plot, gx, gy, innerW, innerH } = createFrame(container, {
+    width: 640, height: 300, margin: { top: 12, right: 16, bottom: 44, left: 64 },
+    xLabel: "sequence length N (tokens)", yLabel: "time (ms, log scale)", yLabelOffset: 50,
+  });
+  const groups = createSeries(plot, SERIES);
 
   return {
     draw(result, label) {
@@ -29,12 +24,7 @@ export function createStepsChart(container) {
       const y = scaleLog().domain([min(times) / 1.5, max(times) * 1.5]).range([innerH, 0]);
       gx.call(axisBottom(x).ticks(8));
       gy.call(axisLeft(y).ticks(5, format("~g")));
-      for (const g of groups) {
-        g.path.attr("d", line().x((r) => x(r.tokens)).y((r) => y(Math.max(r[g.key], 1e-6)))(rows)).attr("fill", "none");
-        g.marks.selectAll("path").data(rows).join("path")
-          .attr("d", symbol(g.shape, 40)).attr("transform", (r) => `translate(${x(r.tokens)},${y(Math.max(r[g.key], 1e-6))})`)
-          .attr("stroke-dasharray", null);
-      }
+      for (const g of groups) drawSeries(g, rows.map((r) => ({ x: x(r.tokens), y: y(Math.max(r[g.key], 1e-6)) })));
     },
   };
 }
