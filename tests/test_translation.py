@@ -53,8 +53,8 @@ def test_without_attention_quality_falls_with_length(report):
     print("without attention, by length:", [(b["lo"], round(b["exact"], 3), round(b["tokens"], 3)) for b in plain])
     assert plain[-1]["tokens"] < plain[0]["tokens"] - 0.2
     assert plain[-1]["exact"] < attention[-1]["exact"] - 0.5
-    assert report["plain"]["steps"] >= report["attention"]["steps"]
-    assert report["plain"]["seconds"] >= report["attention"]["seconds"]
+    # The budgets are step counts (the seconds taken depend on the machine and its load).
+    assert report["plain"]["steps"] >= 8 * report["attention"]["steps"]
 
 
 def test_attention_aligns_with_the_gold_links(report):
