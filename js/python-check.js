@@ -16,8 +16,7 @@ function mount(box) {
       output.dataset.value = String(result.sigma_max);
       status.textContent = "Python is ready: numpy computed this in your browser.";
     } catch (err) {
-      status.textContent = err.message;
-      python.reset();
+      status.textContent = err.message;  // after a failed start the client starts afresh next time
     } finally {
       button.disabled = false;
     }
