@@ -48,9 +48,9 @@ function call(name, ...args) {
 // Compact: {id: [attempts, correct, compared, text, inputs]}, texts shortened until it fits.
 export function packState(exercises, limit = SUSPEND_LIMIT) {
   const entries = Object.entries(exercises);
-  for (let cut = 2000; cut >= 0; cut = cut > 50 ? Math.floor(cut / 2) : cut - 50) {
+  for (const cut of [2000, 1000, 500, 250, 120, 60, 30, 0]) {
     const packed = JSON.stringify(Object.fromEntries(entries.map(([id, s]) => [id, [
-      s.attempts ?? 0, s.correct ? 1 : 0, s.compared ? 1 : 0, (s.text ?? "").slice(0, Math.max(cut, 0)), s.inputs ?? [],
+      s.attempts ?? 0, s.correct ? 1 : 0, s.compared ? 1 : 0, (s.text ?? "").slice(0, cut), s.inputs ?? [],
     ]])));
     if (packed.length <= limit) return packed;
   }
