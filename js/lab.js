@@ -2,6 +2,7 @@
 // keeps the URL in step, boots Python on first interaction (or when idle and visible), and
 // redraws with the newest result, dropping stale ones.
 import { buildControls } from "./controls.js";
+import { el } from "./dom.js";
 import { python } from "./pyclient.js";
 import { defaults } from "./schema.js";
 import { buildStatus } from "./status.js";
@@ -21,10 +22,9 @@ const VIEWS = {
 };
 
 function div(className, parent) {
-  const el = document.createElement("div");
-  el.className = className;
-  parent.append(el);
-  return el;
+  const node = el("div", { class: className });
+  parent.append(node);
+  return node;
 }
 
 function mountLab(figure) {
@@ -34,28 +34,19 @@ function mountLab(figure) {
   if (!view) return;
   figure.dataset.mounted = "";
 
-  const box = document.createElement("div");
-  box.className = "lab";
+  const box = el("div", { class: "lab" });
   (figure.querySelector("figcaption") ?? dataTag).after(box);
   const drawing = view.mount(div("lab-view", box), {
     related, result, python,
     recompute: () => compute(),
     lab,
   });
-  const words = document.createElement("p");
-  words.className = "lab-words";
-  words.setAttribute("aria-live", "polite");
-  box.append(words);
-  const notice = document.createElement("p");
-  notice.className = "lab-notice";
-  notice.setAttribute("role", "alert");
+  const words = el("p", { class: "lab-words", "aria-live": "polite" });
+  const notice = el("p", { class: "lab-notice", role: "alert" });
   notice.hidden = true;
-  const fieldset = document.createElement("fieldset");
-  fieldset.className = "lab-controls";
-  const legend = document.createElement("legend");
-  legend.textContent = "Settings";
-  fieldset.append(legend);
-  box.append(notice, fieldset);
+  const fieldset = el("fieldset", { class: "lab-controls" });
+  fieldset.append(el("legend", {}, "Settings"));
+  box.append(words, notice, fieldset);
   const statusBox = div("lab-status", box);
   const status = buildStatus(statusBox, { onRetry: () => compute(), onCancel: () => python.cancel() });
 
