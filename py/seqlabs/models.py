@@ -4,6 +4,7 @@ The build trains them once (seqbuild.models) and writes them beside this file in
 browser gets them in a second zip that the worker unpacks to the same place the first time a
 lab needs them, so the same code finds them in CPython and in Pyodide.
 """
+import functools
 import json
 from pathlib import Path
 
@@ -33,8 +34,18 @@ def load(name: str) -> dict:
     path = weights_path(name)
     if not path.is_file():
         raise MissingModels(ARCHIVE)
+    return _read(path, path.stat().st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=4)  # keyed by mtime: a retrain at build time writes a new file
+def _read(path: Path, mtime_ns: int) -> dict:
+    """Reading and unzipping the weights is most of a redraw's cost, so each file is read once;
+    the arrays are read-only because every caller shares them."""
     with np.load(path) as data:
-        return {k: data[k].astype(np.float64) for k in data.files}
+        weights = {k: data[k].astype(np.float64) for k in data.files}
+    for array in weights.values():
+        array.setflags(write=False)
+    return weights
 
 
 def report() -> dict:
