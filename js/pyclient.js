@@ -18,6 +18,7 @@ export class PythonClient extends EventTarget {
     this.slots = new Map();     // key -> {running, next}
     this.nextId = 1;
     this.restarts = 0;
+    this.preloads = new Set();
     this.state = "idle";        // idle | loading | ready | failed
   }
 
@@ -31,6 +32,7 @@ export class PythonClient extends EventTarget {
     this.setState("loading");
     const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
     this.worker = worker;
+    for (const name of this.preloads) worker.postMessage({ preload: name });
     // Events of a worker that was since cancelled or replaced must not touch the current one.
     const current = () => worker === this.worker;
     this.readyPromise = new Promise((resolve, reject) => {
@@ -140,6 +142,14 @@ export class PythonClient extends EventTarget {
     }
     slot.running = false;
     if (slot.next) this.pump(slot);
+  }
+
+  // Ask the worker to fetch a lab's data archive now, alongside the runtime it is booting.
+  // Remembered, so that a restarted worker fetches it again.
+  preload(name) {
+    if (this.preloads.has(name)) return;
+    this.preloads.add(name);
+    this.worker?.postMessage({ preload: name });
   }
 
   cancel() {

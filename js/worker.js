@@ -59,20 +59,26 @@ ready.then(
   (err) => postMessage({ type: "failed", message: String(err?.message ?? err) }),
 );
 
-// Large data (the trained translation weights) is fetched only when a lab first asks for it.
+// Large data (the trained translation weights) is fetched only for a page whose labs use it:
+// while Python boots when the page says so (preload), else when a lab first asks for it.
 const assetsLoading = new Map();
 function unpackAsset(name) {
   if (!assetsLoading.has(name)) {
-    assetsLoading.set(name, (async () => {
+    const loading = (async () => {
       const response = await fetch(new URL(name, assets), { cache: "no-cache" });
       if (!response.ok) throw new Error(`${name} could not be fetched (HTTP ${response.status}).`);
-      pyodideInstance.unpackArchive(await response.arrayBuffer(), "zip", { extractDir: "/home/pyodide/seqlabs" });
-    })());
+      const bytes = await response.arrayBuffer();
+      await ready;
+      pyodideInstance.unpackArchive(bytes, "zip", { extractDir: "/home/pyodide/seqlabs" });
+    })();
+    loading.catch(() => assetsLoading.delete(name));  // a later call tries again
+    assetsLoading.set(name, loading);
   }
   return assetsLoading.get(name);
 }
 
 self.onmessage = async ({ data }) => {
+  if (data.preload) return void unpackAsset(data.preload).catch(() => {});
   const { id, lab, params } = data;
   let reply;
   try {

@@ -119,3 +119,34 @@ def test_translation_retrain_can_be_cancelled(page, server):
     fig.get_by_role("button", name="Cancel training").click()
     page.wait_for_function(f"() => document.querySelector('{ALIGN} .train-panel__status').textContent.startsWith('Training cancelled')")
     assert fig.get_by_role("button", name="Retrain").is_enabled()
+
+
+def fetches_of_models(page) -> list[str]:
+    urls = []
+    page.on("request", lambda req: urls.append(req.url) if req.url.endswith("/seqlabs-models.zip") else None)
+    return urls
+
+
+def test_models_are_fetched_while_python_boots_only_where_a_lab_needs_them(page, server):
+    # A page with the alignment lab: booting Python (here by focusing the lab) also fetches the
+    # weights, before any computation asks for them.
+    urls = fetches_of_models(page)
+    page.goto(f"{server}/embed/bahdanau-alignment/", wait_until="load")
+    page.locator("figure[data-lab] select").first.focus()
+    page.wait_for_function("() => window.seqlabs.python.state === 'ready'", timeout=60_000)
+    page.wait_for_timeout(300)
+    assert len(urls) == 1
+    # The first change then redraws from the unpacked weights without fetching them again.
+    before = page.get_attribute("figure[data-lab]", "data-drawn")
+    page.locator("figure[data-lab] select").first.select_option("long")
+    page.wait_for_function("(b) => document.querySelector('figure[data-lab]').dataset.drawn !== b", arg=before)
+    assert len(urls) == 1
+
+
+def test_a_page_without_translation_labs_never_fetches_the_models(page, server):
+    urls = fetches_of_models(page)
+    page.goto(f"{server}/embed/rnn-gradient/", wait_until="load")
+    page.locator("figure[data-lab] input[type=range]").first.focus()
+    page.wait_for_function("() => window.seqlabs.python.state === 'ready'", timeout=60_000)
+    page.wait_for_timeout(300)
+    assert urls == []

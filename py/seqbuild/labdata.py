@@ -14,6 +14,7 @@ import json, sys
 from seqlabs import api
 json.dump({name: {"schema": api.schema(name),
                   "related": {other: api.schema(other) for other in getattr(lab, "RELATED", [])},
+                  "assets": getattr(lab, "ASSETS", []),
                   "result": api.call(name) if getattr(lab, "STATIC_RESULT", True) else None}
            for name, lab in api.LABS.items()}, sys.stdout)
 """
