@@ -65,11 +65,19 @@ function mountLab(figure) {
     // The frame after the first draw has been painted once a task runs after its rAF.
     if (source === "build") requestAnimationFrame(() => setTimeout(() => performance.mark(`lab:${lab}:painted`)));
   };
+  // history.replaceState costs milliseconds and is rate-limited, so the URL is written once per
+  // burst of changes, in a task after the request to Python has gone out.
+  let urlPending = false;
+  const writeUrlSoon = () => {
+    if (urlPending) return;
+    urlPending = true;
+    setTimeout(() => { urlPending = false; writeLabState(lab, schema, values); });
+  };
   const controls = buildControls(fieldset, schema, values, (name, value) => {
     values = { ...values, [name]: value };
-    writeLabState(lab, schema, values);
     syncDisabled();
     compute();
+    writeUrlSoon();
   });
   const syncDisabled = () => {
     const off = view.disabledControls?.(values) ?? [];
