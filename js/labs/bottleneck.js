@@ -15,6 +15,11 @@ export function describe(result) {
   return `Exact-match accuracy on held-out sentences by length. ${parts.join("; ")}.`;
 }
 
+// The side-by-side translations, which change with the sentence the reader types.
+export function describeComparison(c) {
+  return `"${c.source.join(" ")}" becomes "${c.attention.join(" ")}" with attention and "${c.plain.join(" ")}" without.`;
+}
+
 export function mount(box, ctx) {
   const chartBox = el("div", { class: "lab-chart" });
   const legend = el("p", { class: "lab-legend" });
@@ -55,7 +60,7 @@ export function mount(box, ctx) {
       const retrained = c.retrained ? " (the model you retrained in this page)" : "";
       compare.append(el("dt", {}, `With attention${retrained}`), el("dd", {}, c.attention.join(" ")),
         el("dt", {}, "Without attention"), el("dd", {}, c.plain.join(" ")));
-      return summary;
+      return `${summary} ${describeComparison(c)}`;
     },
   };
 }

@@ -3,9 +3,11 @@ import { createStepsChart } from "../views/steps-chart.js";
 
 const ms = (v) => (v < 1 ? v.toFixed(3) : v < 100 ? v.toFixed(2) : v.toFixed(0));
 
+// Names every setting, so that the text alternative changes with each control.
 export function describe(result) {
-  const last = result.rows.at(-1);
-  return `Measured ${result.measured}. At N = ${last.tokens} the RNN needs ${last.rnn_steps} sequential steps ` +
+  const last = result.rows.at(-1), p = result.params;
+  return `Measured ${result.measured}, for sequences up to N = ${p.max_tokens} tokens of width d = ${p.hidden}, ` +
+    `fastest of ${p.repeats} ${p.repeats === 1 ? "run" : "runs"}. At N = ${last.tokens} the RNN needs ${last.rnn_steps} sequential steps ` +
     `(${ms(last.rnn_ms)} ms) and self-attention ${last.attention_steps} (${ms(last.attention_ms)} ms).`;
 }
 
