@@ -187,3 +187,11 @@ def test_labs_mount_after_instant_navigation(page, server):
         page.wait_for_selector(f"{anchor}[data-drawn]")
     page.wait_for_selector(".arithmatex[data-rendered]")
     assert errors == []
+
+
+def test_worker_freezes_what_it_loaded_at_start_so_collections_skip_it(page, server):
+    open_module(page, server)
+    code = "import gc, seqlabs.api\n(gc.get_freeze_count(), gc.get_count()[2])"
+    out = page.evaluate("(code) => window.seqlabs.python.call('python-run', {code})", code)
+    frozen, _ = eval(out["value"])
+    assert frozen > 10_000  # numpy, the standard library and seqlabs
