@@ -68,12 +68,15 @@ def check_model(data) -> dict:
     return params
 
 
-def translate_one(en: list[str], model=None) -> dict:
+def translate_one(en: list[str], model=None, plain=True) -> dict:
+    """Both models' translations (the plain one only if asked) and the attention weights."""
     pair = {"en": en, "fr": []}
     attention_params = models.load("attention") if model is None else check_model(model)
     att, weights = tr.translate_pairs(attention_params, True, [pair])
-    plain, _ = tr.translate_pairs(models.load("plain"), False, [pair])
-    return {"attention": att[0], "weights": weights[0], "plain": plain[0]}
+    out = {"attention": att[0], "weights": weights[0]}
+    if plain:
+        out["plain"] = tr.translate_pairs(models.load("plain"), False, [pair])[0][0]
+    return out
 
 
 ALIGN_SCHEMA = [
@@ -93,7 +96,7 @@ class Alignment:
     def run(params: dict) -> dict:
         p = validate(ALIGN_SCHEMA, params)
         pair = sentence_from(p)
-        out = translate_one(pair["en"], p["model"])
+        out = translate_one(pair["en"], p["model"], plain=False)
         return {
             "params": {"sentence": p["sentence"], "text": p["text"]},
             "source": pair["en"],
