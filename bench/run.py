@@ -1,13 +1,23 @@
-"""make bench: timings in headless Chromium, reported side by side, never asserted.
+"""make bench: the site's performance and accessibility budgets, measured side by side in one run.
 
-Measures the floor (bare Pyodide + numpy ready in a module worker, cold and warm), our own
-worker from `new Worker` to the first seqlabs result, and for the rnn-gradient lab: navigation
-to the first painted figure (from build JSON), first interaction to a Python-computed redraw,
-and control change to redrawn frame over many changes; ratios are to the floor. Writes bench/results/latest.json and prints a Markdown table.
+Headless Chromium on this machine; every timing is repeated and reported as median and spread,
+never asserted (machines are noisy). Measured:
+  - the floor: bare Pyodide + numpy ready in a blank page's module worker, cold and warm;
+  - per page with a lab: navigation -> first figure painted (build JSON), first interaction ->
+    lab ready (a Python-computed redraw), and both as ratios to the floor;
+  - per lab: control change -> redrawn figure over many changes at default settings;
+  - in-browser retraining of each trainable figure (small preset), beside CPython;
+  - initial transfer per page (Pyodide, the lab worker and Mermaid excluded: they load lazily)
+    and the whole offline cache;
+  - memory: page and worker heaps after booting and after each lab's heaviest default run;
+  - Lighthouse (desktop preset) scores for every page.
+Writes bench/results/latest.json and latest.md and prints the Markdown.
 """
 import functools
+import gzip
 import http.server
 import json
+import os
 import platform
 import shutil
 import statistics
@@ -17,46 +27,114 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from urllib.parse import urlparse
 
 from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "py"))
 from conftest import CHROMIUM, CHROMIUM_ARGS, QuietHandler, build_site  # noqa: E402
 
-REPS = 5
-REDRAWS = 60
-LAB_PAGE = "module/#lab-rnn-gradient"
-SET_SIGMA = """(v) => {
-  const fig = document.querySelector('#lab-rnn-gradient');
-  const slider = fig.querySelector('input[name=sigma_max]');
-  const t0 = performance.now();
+REPS = int(os.environ.get("BENCH_REPS", 5))
+CHANGES = int(os.environ.get("BENCH_CHANGES", 50))
+ALL_PAGES = ["", "module/", "instructors/", "embed/rnn-gradient/", "embed/embedding-analogy/",
+             "embed/parallel-steps/", "embed/bahdanau-alignment/", "embed/bottleneck/", "404.html"]
+# Each page with a lab, and the lab a reader interacts with first there.
+LAB_PAGES = {"module/#lab-rnn-gradient": "rnn-gradient", **{f"embed/{lab}/": lab for lab in [
+    "rnn-gradient", "embedding-analogy", "parallel-steps", "bahdanau-alignment", "bottleneck"]}}
+# Loaded only when needed: the Python runtime and its worker, the lab packages, Mermaid.
+LAZY = ("/assets/vendor/pyodide/", "/assets/vendor/mermaid/", "/assets/js/worker.js", "/assets/seqlabs.zip",
+        "/assets/seqlabs-models.zip")
+TARGETS = {"lab_ready": 1.10, "first_paint": 0.15, "redraw_p95_ms": 16.7, "redraw_worst_ms": 50.0,
+           "initial_kib": 800, "lighthouse": {"performance": 0.98, "accessibility": 1.0,
+                                              "best-practices": 1.0, "seo": 0.95}}
+
+
+def held_out_sentences(n: int) -> list[str]:
+    from seqlabs import translation_corpus
+    pairs = translation_corpus.generate(n, seed=4242, max_clauses=2)
+    return [" ".join(p["en"]) for p in pairs]
+
+
+# How one control of each lab is changed: a value list to cycle through, never repeating the
+# previous value, so that every change means a new computation and a new drawing.
+def lab_changes() -> dict:
+    return {
+        "rnn-gradient": {"control": "input[name=sigma_max]", "event": "input",
+                         "values": [round(0.8 + 0.01 * i, 2) for i in range(20)]},
+        "embedding-analogy": {"control": "select[name=analogy]", "event": "change", "values": "options"},
+        "parallel-steps": {"control": "input[name=max_tokens]", "event": "input", "values": [900, 1000]},
+        "bahdanau-alignment": {"control": "select[name=sentence]", "event": "change", "values": "options"},
+        "bottleneck": {"control": ".composer input", "event": "enter", "values": held_out_sentences(10)},
+    }
+
+
+CHANGE = """async ({lab, control, event, value}) => {
+  const fig = document.querySelector(`figure[data-lab="${lab}"]`);
+  const field = fig.querySelector(control);
+  const before = fig.dataset.drawn;
+  let t0;
   const done = new Promise((resolve) => {
     const obs = new MutationObserver(() => {
-      if (JSON.parse(fig.dataset.drawn).sigma_max === v) { obs.disconnect(); requestAnimationFrame(() => resolve()); }
+      if (fig.dataset.drawn === before) return;
+      obs.disconnect();
+      const drawn = performance.now() - t0;
+      requestAnimationFrame(() => resolve({drawn, frame: performance.now() - t0}));
     });
     obs.observe(fig, {attributes: true, attributeFilter: ['data-drawn']});
   });
-  slider.value = String(v);
-  slider.dispatchEvent(new Event('input', {bubbles: true}));
-  return done.then(() => performance.now() - t0);
+  t0 = performance.now();
+  field.value = String(value);
+  if (event === 'enter') field.dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter', bubbles: true}));
+  else field.dispatchEvent(new Event(event, {bubbles: true}));
+  return done;
 }"""
+OPTIONS = """({lab, control}) => [...document.querySelector(`figure[data-lab="${lab}"] ${control}`).options]
+  .map((o) => o.value)"""
 OUR_FIRST_RESULT = """async () => {
   const t0 = performance.now();
   await window.seqlabs.python.call('spectral-norm', {n: 8, seed: 0});
   return performance.now() - t0;
 }"""
+MEMORY = """async () => {
+  const m = await performance.measureUserAgentSpecificMemory();
+  const sum = (scope) => m.breakdown.filter((b) => b.attribution.some((a) => a.scope === scope))
+    .reduce((s, b) => s + b.bytes, 0);
+  return {page_js: sum('Window'), worker_js: sum('DedicatedWorkerGlobalScope'), total: m.bytes};
+}"""
+WASM_HEAP = "import pyodide_js\npyodide_js._module.HEAP8.length"
 
 
-def serve(folder: Path):
-    handler = functools.partial(QuietHandler, directory=str(folder))
+class IsolatedHandler(QuietHandler):
+    """Cross-origin isolation, which performance.measureUserAgentSpecificMemory() requires."""
+
+    def end_headers(self):
+        self.send_header("Cross-Origin-Opener-Policy", "same-origin")
+        self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
+        super().end_headers()
+
+
+def serve(folder: Path, handler_class=QuietHandler):
+    handler = functools.partial(handler_class, directory=str(folder))
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     return httpd, f"http://127.0.0.1:{httpd.server_port}"
 
 
-def measure(browser_or_context, origin: str, path: str, script: str, persistent: bool) -> float:
-    ctx = browser_or_context if persistent else browser_or_context.new_context()
+def summary(samples: list[float]) -> dict:
+    ordered = sorted(samples)
+    return {"median_ms": round(statistics.median(samples), 1),
+            "p95_ms": round(ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))], 1),
+            "min_ms": round(min(samples), 1), "max_ms": round(max(samples), 1), "n": len(samples)}
+
+
+def fresh_or_persistent(browser_or_context, persistent: bool):
+    return browser_or_context if persistent else browser_or_context.new_context()
+
+
+def measure_script(browser_or_context, origin: str, path: str, script: str, persistent: bool) -> float:
+    ctx = fresh_or_persistent(browser_or_context, persistent)
     page = ctx.new_page()
     page.goto(f"{origin}/{path}", wait_until="load")
     if path == "":
@@ -68,60 +146,79 @@ def measure(browser_or_context, origin: str, path: str, script: str, persistent:
     return ms
 
 
-def summary(samples: list[float]) -> dict:
-    ordered = sorted(samples)
-    return {"median_ms": round(statistics.median(samples), 1),
-            "p95_ms": round(ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))], 1),
-            "min_ms": round(min(samples), 1), "max_ms": round(max(samples), 1), "n": len(samples)}
+def first_value(changes: dict, page, lab: str) -> list:
+    spec = changes[lab]
+    if spec["values"] == "options":
+        values = page.evaluate(OPTIONS, {"lab": lab, "control": spec["control"]})
+        return values[1:] + values[:1]  # the default is first; start with another one
+    return spec["values"]
 
 
-def lab_page(browser_or_context, origin: str, persistent: bool) -> tuple[float, float]:
+def open_lab_page(browser_or_context, origin: str, path: str, lab: str, changes: dict, persistent: bool):
     """Navigation -> first figure painted (build JSON), then first interaction -> lab ready."""
-    ctx = browser_or_context if persistent else browser_or_context.new_context()
+    ctx = fresh_or_persistent(browser_or_context, persistent)
     page = ctx.new_page()
-    page.goto(f"{origin}/{LAB_PAGE}", wait_until="commit")
-    page.wait_for_selector("#lab-rnn-gradient[data-drawn]")
-    painted = page.evaluate("() => performance.getEntriesByName('lab:rnn-gradient:drawn')[0].startTime")
-    ready = page.evaluate(SET_SIGMA, 0.91)
+    page.goto(f"{origin}/{path}", wait_until="commit")
+    page.wait_for_function(f"() => performance.getEntriesByName('lab:{lab}:painted').length > 0", timeout=30_000)
+    painted = page.evaluate(f"() => performance.getEntriesByName('lab:{lab}:painted')[0].startTime")
+    spec = changes[lab]
+    value = first_value(changes, page, lab)[0]
+    ready = page.evaluate(CHANGE, {"lab": lab, "control": spec["control"], "event": spec["event"], "value": value})
     page.close()
     if not persistent:
         ctx.close()
-    return painted, ready
+    return painted, ready["frame"]
+
+
+# Times each call to the worker, so a redraw splits into Python (round trip) and the page's own work.
+TIME_PYTHON_CALLS = """() => {
+  const py = window.seqlabs.python, call = py.call.bind(py);
+  window.__pythonMs = [];
+  py.call = async (...args) => {
+    const t0 = performance.now();
+    try { return await call(...args); } finally { window.__pythonMs.push(performance.now() - t0); }
+  };
+}"""
+
+
+def redraws(browser, origin: str, lab: str, changes: dict) -> dict[str, list[float]]:
+    """Control change -> figure drawn, and -> the next frame, over CHANGES changes after a warm-up;
+    with the worker round trip of each."""
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    page.goto(f"{origin}/embed/{lab}/")
+    page.wait_for_selector(f'figure[data-lab="{lab}"][data-drawn]')
+    spec = changes[lab]
+    values = first_value(changes, page, lab)
+    call = lambda v: page.evaluate(CHANGE, {"lab": lab, "control": spec["control"], "event": spec["event"], "value": v})  # noqa: E731
+    call(values[0])  # boots Python and fetches what the lab needs
+    page.evaluate(TIME_PYTHON_CALLS)
+    runs = [call(values[(i + 1) % len(values)]) for i in range(CHANGES)]
+    python_ms = page.evaluate("() => window.__pythonMs")
+    ctx.close()
+    return {"drawn": [r["drawn"] for r in runs], "next_frame": [r["frame"] for r in runs], "python": python_ms}
 
 
 SMALL_TRAINING = {"seed": 1, "dim": "16", "sentences": 4000, "epochs": 4}
+TRANSLATION_PRESET = {"seed": 0, "steps": 400}
+TIMED_CALL = """async ([lab, params]) => {
+  const t0 = performance.now();
+  await window.seqlabs.python.call(lab, params);
+  return performance.now() - t0;
+}"""
 
 
-def training_in_browser(browser, origin: str) -> list[float]:
+def training_in_browser(browser, origin: str, lab: str, params: dict, reps: int) -> list[float]:
     ctx = browser.new_context()
     page = ctx.new_page()
     page.goto(f"{origin}/module/")
     page.evaluate("() => window.seqlabs.python.start()")
-    times = [page.evaluate("""async (p) => {
-        const t0 = performance.now();
-        await window.seqlabs.python.call('embedding-train', p);
-        return performance.now() - t0;
-    }""", SMALL_TRAINING) for _ in range(3)]
-    ctx.close()
-    return times
-
-
-def translation_training_in_browser(browser, origin: str) -> list[float]:
-    ctx = browser.new_context()
-    page = ctx.new_page()
-    page.goto(f"{origin}/module/")
-    page.evaluate("() => window.seqlabs.python.start()")
-    times = [page.evaluate("""async () => {
-        const t0 = performance.now();
-        await window.seqlabs.python.call('translation-train', {seed: 0, steps: 400});
-        return performance.now() - t0;
-    }""") for _ in range(2)]
+    times = [page.evaluate(TIMED_CALL, [lab, params]) for _ in range(reps)]
     ctx.close()
     return times
 
 
 def training_in_cpython() -> dict:
-    sys.path.insert(0, str(ROOT / "py"))
     from seqlabs import api, embedding_analogy
 
     def timed(fn):
@@ -133,87 +230,214 @@ def training_in_cpython() -> dict:
         return summary(samples)
 
     return {
-        "translation-train browser preset (400 steps), CPython": timed(
-            lambda: api.call("translation-train", {"seed": 0, "steps": 400}, lambda f, m: None)),
-        "embedding-train small preset, CPython": timed(lambda: api.call("embedding-train", SMALL_TRAINING)),
-        "embedding default (build) training, CPython": timed(
+        "translation-train, 400 steps": timed(lambda: api.call("translation-train", TRANSLATION_PRESET, lambda f, m: None)),
+        "embedding-train, small preset": timed(lambda: api.call("embedding-train", SMALL_TRAINING)),
+        "embedding default (build) training": timed(
             lambda: embedding_analogy.train_vectors(**embedding_analogy.DEFAULT_TRAINING)),
     }
 
 
-def redraws(browser, origin: str) -> list[float]:
+def initial_transfer(browser, origin: str, site: Path, path: str) -> dict:
+    """Bytes fetched to show a page, as served here (uncompressed) and gzipped as Pages serves them."""
     ctx = browser.new_context()
     page = ctx.new_page()
-    page.goto(f"{origin}/{LAB_PAGE}")
-    page.wait_for_selector("#lab-rnn-gradient[data-drawn]")
-    page.evaluate(SET_SIGMA, 0.91)  # boots Python
-    times = [page.evaluate(SET_SIGMA, round(0.8 + 0.01 * (i % 20), 2)) for i in range(REDRAWS)]
+    seen = []
+    page.on("requestfinished", lambda req: seen.append(req))
+    page.goto(f"{origin}/{path}", wait_until="load")
+    page.wait_for_timeout(1500)  # late fetches: fonts, search index, KaTeX
+    raw = zipped = lazy = 0
+    for req in seen:
+        url_path = urlparse(req.url).path
+        size = req.sizes()["responseBodySize"]
+        if any(url_path.startswith(p) for p in LAZY):
+            lazy += size
+            continue
+        raw += size
+        local = site / url_path.lstrip("/")
+        if local.is_dir():
+            local = local / "index.html"
+        zipped += len(gzip.compress(local.read_bytes(), 6)) if local.is_file() else size
     ctx.close()
-    return times
+    return {"raw_kib": round(raw / 1024, 1), "gzip_kib": round(zipped / 1024, 1),
+            "requests": len(seen), "lazy_started_kib": round(lazy / 1024, 1)}
+
+
+DEFAULT_RUNS = ["rnn-gradient", "embedding-analogy", "parallel-steps", "bahdanau-alignment", "bottleneck"]
+
+
+def memory(pw, site: Path) -> dict:
+    """Heaps after boot and after each lab's default run, then after the heaviest runs: retraining."""
+    httpd, origin = serve(site, IsolatedHandler)
+    # Without this flag the measurement waits for the next garbage collection, up to 20 s.
+    browser = pw.chromium.launch(executable_path=CHROMIUM,
+                                 args=CHROMIUM_ARGS + ["--enable-blink-features=ForceEagerMeasureMemory"])
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    page.goto(f"{origin}/module/")
+    mib = lambda b: round(b / 2**20, 1)  # noqa: E731
+
+    def snapshot() -> dict:
+        m = page.evaluate(MEMORY)
+        wasm = page.evaluate("(code) => window.seqlabs.python.call('python-run', {code})", WASM_HEAP)
+        return {"page_js_mib": mib(m["page_js"]), "worker_js_mib": mib(m["worker_js"]),
+                "pyodide_wasm_mib": mib(int(wasm["value"]))}
+
+    out = {}
+    page.evaluate("() => window.seqlabs.python.start()")
+    out["after boot"] = snapshot()
+    for lab in DEFAULT_RUNS:
+        page.evaluate(TIMED_CALL, [lab, {}])
+        out[f"after {lab} (defaults)"] = snapshot()
+    page.evaluate(TIMED_CALL, ["embedding-train", SMALL_TRAINING])
+    out["after embedding-train (small preset)"] = snapshot()
+    page.evaluate(TIMED_CALL, ["translation-train", TRANSLATION_PRESET])
+    out["after translation-train (400 steps)"] = snapshot()
+    browser.close()
+    httpd.shutdown()
+    return out
+
+
+def lighthouse(origin: str) -> dict:
+    try:
+        from lighthouse import lighthouse_scores
+    except ImportError as err:
+        return {"error": f"bench/lighthouse.py is missing ({err})."}
+    return lighthouse_scores(origin, ALL_PAGES)
+
+
+def run_all(site: Path) -> dict:
+    (site / "__bench").mkdir(exist_ok=True)
+    for name in ["floor.html", "floor-worker.js"]:
+        shutil.copy(ROOT / "bench" / name, site / "__bench" / name)
+    changes = lab_changes()
+    httpd, origin = serve(site)
+    scripts = {"floor": ("__bench/floor.html", "() => window.bootFloor()"),
+               "worker first result": ("", OUR_FIRST_RESULT)}
+    startup, pages, labs, training, transfer = {}, {}, {}, {}, {}
+    work = Path(tempfile.mkdtemp(prefix="seqbench-profile-"))
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        for name, (path, script) in scripts.items():
+            startup[f"{name}, cold"] = summary([measure_script(browser, origin, path, script, False) for _ in range(REPS)])
+        for path, lab in LAB_PAGES.items():
+            runs = [open_lab_page(browser, origin, path, lab, changes, False) for _ in range(REPS)]
+            pages[path] = {"cold": {"first_paint": summary([r[0] for r in runs]), "lab_ready": summary([r[1] for r in runs])}}
+        for lab in changes:
+            labs[lab] = {k: summary(v) for k, v in redraws(browser, origin, lab, changes).items()}
+        training["embedding-train, small preset"] = summary(
+            training_in_browser(browser, origin, "embedding-train", SMALL_TRAINING, 3))
+        training["translation-train, 400 steps"] = summary(
+            training_in_browser(browser, origin, "translation-train", TRANSLATION_PRESET, 2))
+        for path in ALL_PAGES:
+            transfer[path or "/"] = initial_transfer(browser, origin, site, path)
+        browser.close()
+        mem = memory(pw, site)
+        ctx = pw.chromium.launch_persistent_context(str(work), executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        for name, (path, script) in scripts.items():
+            measure_script(ctx, origin, path, script, True)  # fills the cache
+            startup[f"{name}, warm"] = summary([measure_script(ctx, origin, path, script, True) for _ in range(REPS)])
+        for path, lab in LAB_PAGES.items():
+            open_lab_page(ctx, origin, path, lab, changes, True)
+            runs = [open_lab_page(ctx, origin, path, lab, changes, True) for _ in range(REPS)]
+            pages[path]["warm"] = {"first_paint": summary([r[0] for r in runs]), "lab_ready": summary([r[1] for r in runs])}
+        ctx.close()
+    scores = lighthouse(origin)
+    httpd.shutdown()
+    shutil.rmtree(work, ignore_errors=True)
+
+    for temp in ["cold", "warm"]:
+        floor = startup[f"floor, {temp}"]["median_ms"]
+        startup[f"worker first result, {temp}"]["ratio_to_floor"] = round(
+            startup[f"worker first result, {temp}"]["median_ms"] / floor, 3)
+        for page in pages.values():
+            for key in ["first_paint", "lab_ready"]:
+                page[temp][key]["ratio_to_floor"] = round(page[temp][key]["median_ms"] / floor, 3)
+    cpython = training_in_cpython()
+    for name, browser_run in training.items():
+        browser_run["cpython_median_ms"] = cpython[name]["median_ms"]
+        browser_run["ratio_to_cpython"] = round(browser_run["median_ms"] / cpython[name]["median_ms"], 2)
+    training["embedding default (build) training, CPython"] = cpython["embedding default (build) training"]
+    report_file = ROOT / "py" / "seqlabs" / "models" / "report.json"
+    if report_file.is_file():
+        seconds = json.loads(report_file.read_text()).get("build_seconds")
+        if seconds:
+            training["translation models, build-time training (both), CPython"] = {"median_ms": seconds * 1000, "n": 1}
+    offline = json.loads((site / "offline.json").read_text())
+    return {"startup": startup, "pages": pages, "labs": labs, "training": training, "transfer": transfer,
+            "offline_cache": {"files": offline["files"], "mib": round(offline["bytes"] / 2**20, 1)},
+            "memory": mem, "lighthouse": scores}
+
+
+def verdict(ok: bool, miss: str = "") -> str:
+    return "met" if ok else f"**missed** {miss}".rstrip()
+
+
+def markdown(report: dict) -> str:
+    r, t = report["results"], TARGETS
+    lines = [f"{report['date']} · {report['machine']} · {report['chromium']}", ""]
+    lines += ["| start-up | median ms | min–max | n | ratio to floor |", "|---|---:|---:|---:|---:|"]
+    for name, s in r["startup"].items():
+        lines.append(f"| {name} | {s['median_ms']} | {s['min_ms']}–{s['max_ms']} | {s['n']} | {s.get('ratio_to_floor', '')} |")
+    lines += ["", f"| page (lab) | cache | first figure painted ms (× floor) | first interaction → lab ready ms (× floor) | targets ≤ {t['first_paint']} / ≤ {t['lab_ready']} |",
+              "|---|---|---:|---:|---|"]
+    for path, lab in LAB_PAGES.items():
+        for temp in ["cold", "warm"]:
+            fp, lr = r["pages"][path][temp]["first_paint"], r["pages"][path][temp]["lab_ready"]
+            ok = [fp["ratio_to_floor"] <= t["first_paint"], lr["ratio_to_floor"] <= t["lab_ready"]]
+            lines.append(f"| {path} ({lab}) | {temp} | {fp['median_ms']} ({fp['ratio_to_floor']}) | "
+                         f"{lr['median_ms']} ({lr['ratio_to_floor']}) | "
+                         f"{verdict(ok[0], 'paint')} / {verdict(ok[1], 'ready')} |")
+    lines += ["", f"| lab: control change → | drawn p50 | drawn p95 | of which Python round trip p50 / p95 | next frame p50 / p95 | n | target p95 ≤ {t['redraw_p95_ms']} ms (worst {t['redraw_worst_ms']}) |",
+              "|---|---:|---:|---:|---:|---:|---|"]
+    for lab, s in r["labs"].items():
+        p95 = s["drawn"]["p95_ms"]
+        ok = p95 <= t["redraw_p95_ms"]
+        miss = f"by {round(p95 - t['redraw_p95_ms'], 1)} ms" + ("" if p95 <= t["redraw_worst_ms"] else ", above the 50 ms ceiling")
+        lines.append(f"| {lab} | {s['drawn']['median_ms']} | {p95} | {s['python']['median_ms']} / {s['python']['p95_ms']} | "
+                     f"{s['next_frame']['median_ms']} / {s['next_frame']['p95_ms']} | {s['drawn']['n']} | {verdict(ok, miss)} |")
+    lines += ["", "| training | browser median ms | min–max | n | CPython ms | ratio to CPython |", "|---|---:|---:|---:|---:|---:|"]
+    for name, s in r["training"].items():
+        rng = f"{s['min_ms']}–{s['max_ms']}" if "min_ms" in s else ""
+        lines.append(f"| {name} | {s['median_ms']} | {rng} | {s['n']} | {s.get('cpython_median_ms', '')} | {s.get('ratio_to_cpython', '')} |")
+    lines += ["", f"| page | initial transfer KiB (as served) | gzipped KiB | requests | target ≤ {t['initial_kib']} KiB |",
+              "|---|---:|---:|---:|---|"]
+    for path, s in r["transfer"].items():
+        lines.append(f"| {path} | {s['raw_kib']} | {s['gzip_kib']} | {s['requests']} | "
+                     f"{verdict(s['raw_kib'] <= t['initial_kib'], 'by ' + str(round(s['raw_kib'] - t['initial_kib'], 1)) + ' KiB')} |")
+    oc = r["offline_cache"]
+    lines += ["", f"Offline cache (everything, Pyodide included): {oc['files']} files, {oc['mib']} MiB.", "",
+              "| memory | page JS MiB | worker JS MiB | Pyodide wasm memory MiB |", "|---|---:|---:|---:|"]
+    for name, s in r["memory"].items():
+        lines.append(f"| {name} | {s['page_js_mib']} | {s['worker_js_mib']} | {s['pyodide_wasm_mib']} |")
+    lh = r["lighthouse"]
+    lines += ["", "| Lighthouse (desktop) | performance | accessibility | best practices | SEO | verdict |", "|---|---:|---:|---:|---:|---|"]
+    if "error" in lh:
+        lines.append(f"| (not run) | | | | | {lh['error']} |")
+    for path, s in ({} if "error" in lh else lh).items():
+        if "error" in s:
+            lines.append(f"| {path or '/'} | | | | | {s['error']} |")
+            continue
+        misses = [f"{k} {s[k]}" for k, floor in t["lighthouse"].items() if s[k] is None or s[k] < floor]
+        lines.append(f"| {path or '/'} | {s['performance']} | {s['accessibility']} | {s['best-practices']} | {s['seo']} | "
+                     f"{verdict(not misses, ', '.join(misses))} |")
+    return "\n".join(lines) + "\n"
 
 
 def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="seqbench-"))
     site = build_site(work / "site")
-    (site / "__bench").mkdir()
-    for name in ["floor.html", "floor-worker.js"]:
-        shutil.copy(ROOT / "bench" / name, site / "__bench" / name)
-    httpd, origin = serve(site)
-    cases = {"floor": ("__bench/floor.html", "() => window.bootFloor()"),
-             "worker first result": ("", OUR_FIRST_RESULT)}
-    results = {}
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        for name, (path, script) in cases.items():
-            results[f"{name}, cold"] = summary([measure(browser, origin, path, script, False) for _ in range(REPS)])
-        runs = [lab_page(browser, origin, False) for _ in range(REPS)]
-        results["rnn-gradient: navigation -> first figure painted, cold"] = summary([r[0] for r in runs])
-        results["rnn-gradient: first interaction -> lab ready, cold"] = summary([r[1] for r in runs])
-        results["rnn-gradient: control change -> redrawn (p50/p95)"] = summary(redraws(browser, origin))
-        results["embedding-train small preset, in the browser"] = summary(training_in_browser(browser, origin))
-        results["translation-train browser preset (400 steps), in the browser"] = summary(
-            translation_training_in_browser(browser, origin))
-        browser.close()
-        profile = work / "profile"
-        ctx = pw.chromium.launch_persistent_context(str(profile), executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        for name, (path, script) in cases.items():
-            measure(ctx, origin, path, script, True)  # fills the cache
-            results[f"{name}, warm"] = summary([measure(ctx, origin, path, script, True) for _ in range(REPS)])
-        lab_page(ctx, origin, True)
-        runs = [lab_page(ctx, origin, True) for _ in range(REPS)]
-        results["rnn-gradient: navigation -> first figure painted, warm"] = summary([r[0] for r in runs])
-        results["rnn-gradient: first interaction -> lab ready, warm"] = summary([r[1] for r in runs])
-        ctx.close()
-    httpd.shutdown()
+    results = run_all(site)
     shutil.rmtree(work, ignore_errors=True)
-    results.update(training_in_cpython())
-    for name in ["embedding-train small preset", "translation-train browser preset (400 steps)"]:
-        results[f"{name}, in the browser"]["ratio_to_cpython"] = round(
-            results[f"{name}, in the browser"]["median_ms"] / results[f"{name}, CPython"]["median_ms"], 2)
-    report_file = ROOT / "py" / "seqlabs" / "models" / "report.json"
-    if report_file.is_file():
-        build = json.loads(report_file.read_text())
-        results["translation models, build-time training (both)"] = {
-            "median_ms": build.get("build_seconds", 0) * 1000, "p95_ms": "", "min_ms": "", "max_ms": "", "n": 1}
-    for temp in ["cold", "warm"]:
-        floor = results[f"floor, {temp}"]["median_ms"]
-        for name in [f"worker first result, {temp}", f"rnn-gradient: navigation -> first figure painted, {temp}",
-                     f"rnn-gradient: first interaction -> lab ready, {temp}"]:
-            results[name]["ratio_to_floor"] = round(results[name]["median_ms"] / floor, 3)
-    report = {"date": time.strftime("%Y-%m-%d"), "machine": f"{platform.machine()}, "
-              f"{subprocess.run(['nproc'], capture_output=True, text=True).stdout.strip()} cores",
+    report = {"date": time.strftime("%Y-%m-%d"),
+              "machine": f"{platform.machine()}, {subprocess.run(['nproc'], capture_output=True, text=True).stdout.strip()} cores",
               "chromium": subprocess.run([CHROMIUM, "--version"], capture_output=True, text=True).stdout.strip(),
-              "results": results}
+              "targets": TARGETS, "results": results}
     out = ROOT / "bench" / "results"
     out.mkdir(exist_ok=True)
     (out / "latest.json").write_text(json.dumps(report, indent=2))
-    print(f"\n{report['date']} · {report['machine']} · {report['chromium']}\n")
-    print("| measure | median ms | p95 | min | max | n | ratio to floor |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
-    for name, r in results.items():
-        ratio = r.get("ratio_to_floor", r.get("ratio_to_cpython", ""))
-        ratio = f"{ratio} (to CPython)" if "ratio_to_cpython" in r else ratio
-        print(f"| {name} | {r['median_ms']} | {r['p95_ms']} | {r['min_ms']} | {r['max_ms']} | {r['n']} | {ratio} |")
+    table = markdown(report)
+    (out / "latest.md").write_text(table)
+    print("\n" + table)
 
 
 if __name__ == "__main__":
