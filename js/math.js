@@ -1,13 +1,16 @@
-// Renders the \( \) and \[ \] spans that pymdownx.arithmatex (generic mode) leaves in the page,
-// with the site's own KaTeX, loaded only on pages that have math.
+// Renders any \( \) or \[ \] span the build left unrendered (the build renders the pages' own
+// math with the same options), with the site's own KaTeX, loaded only when there is one.
 let katexLoading = null;
 
 function loadKatex() {
   if (!katexLoading) {
-    const css = document.createElement("link");
-    css.rel = "stylesheet";
-    css.href = new URL("../vendor/katex/katex.min.css", import.meta.url).href;
-    document.head.append(css);
+    if (!document.querySelector("link[data-katex-css]")) {
+      const css = document.createElement("link");
+      css.rel = "stylesheet";
+      css.href = new URL("../vendor/katex/katex.min.css", import.meta.url).href;
+      css.dataset.katexCss = "";
+      document.head.append(css);
+    }
     katexLoading = import(new URL("../vendor/katex/katex.mjs", import.meta.url).href).then((m) => m.default);
   }
   return katexLoading;

@@ -38,6 +38,10 @@ def test_math_is_rendered_by_katex(page, server):
     # The MathML copy is what screen readers read.
     mathml = page.locator(".arithmatex math").all_text_contents()
     assert any("tanh" in m and "W_{hh}" in m for m in mathml)
+    # The build rendered it: the page fetches KaTeX's stylesheet and fonts, never its script.
+    page.wait_for_load_state("networkidle")
+    assert not any(u.endswith("katex.mjs") for u in page.guard.requests)
+    assert any(u.endswith("katex.min.css") for u in page.guard.requests)
 
 
 def test_mermaid_diagram_is_rendered_to_svg_from_our_copy(page, server):

@@ -62,6 +62,19 @@ def test_site_ships_the_runtime_and_the_lab_package(site_dir):
     assert (site_dir / "assets" / "vendor" / "mermaid" / "mermaid.min.js").is_file()
 
 
+def test_equations_are_rendered_at_build_time_and_only_math_pages_link_katex_css(site_dir):
+    for page in site_dir.rglob("index.html"):
+        html = page.read_text()
+        raw = html.count('class="arithmatex">')
+        rendered = html.count('class="arithmatex" data-rendered>')
+        assert raw == 0, f"{page} has {raw} equations left for the browser"
+        assert "katex-error" not in html, f"{page} has TeX that KaTeX could not parse"
+        assert ("katex.min.css" in html) == (rendered > 0), page
+    module = (site_dir / "module" / "index.html").read_text()
+    assert module.count('class="arithmatex" data-rendered>') > 50
+    assert "<math" in module and 'class="katex-html"' in module
+
+
 def test_mermaid_is_not_loaded_by_the_page_itself(site_dir):
     html = (site_dir / "index.html").read_text()
     assert "mermaid.min.js" not in html

@@ -6,8 +6,9 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
+from mkdocs.utils import get_relative_url
 
-from seqbuild import bundle, labdata, models, vendor
+from seqbuild import bundle, labdata, mathrender, models, vendor
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILD = ROOT / "build"
@@ -46,6 +47,12 @@ def on_page_content(html, page, config, files):
         return match.group(0) + labdata.data_tag({"lab": name, **_labs[name]})
 
     return LAB_FIGURE.sub(attach, html)
+
+
+def on_post_page(output, page, config):
+    # After the search plugin has read the page, so its index keeps the TeX, not KaTeX's markup.
+    css = get_relative_url("assets/vendor/katex/katex.min.css", page.url)
+    return mathrender.render_page(output, ROOT, css)
 
 
 def on_post_build(config):
