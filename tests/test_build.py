@@ -1,4 +1,5 @@
 """The strict build passes and nothing in it points a browser at another origin."""
+import json
 import re
 import zipfile
 
@@ -73,6 +74,16 @@ def test_equations_are_rendered_at_build_time_and_only_math_pages_link_katex_css
     module = (site_dir / "module" / "index.html").read_text()
     assert module.count('class="arithmatex" data-rendered>') > 50
     assert "<math" in module and 'class="katex-html"' in module
+
+
+def test_search_index_holds_the_prose_but_not_the_labs_data_or_katex_markup(site_dir):
+    index = json.loads((site_dir / "search" / "search_index.json").read_text())
+    text = " ".join(doc["text"] for doc in index["docs"])
+    assert "vanishing" in text and "\\mathbf{h}_t" in text
+    assert '"schema"' not in text and '"lab":' not in text
+    assert "katex" not in text
+    module = (site_dir / "module" / "index.html").read_text()
+    assert module.count("<template data-lab-data>") == 5
 
 
 def test_mermaid_is_not_loaded_by_the_page_itself(site_dir):

@@ -39,20 +39,20 @@ def on_files(files, config):
     return files
 
 
-def on_page_content(html, page, config, files):
+def with_lab_data(html, page):
     def attach(match):
         name = match.group(1)
         if name not in _labs:
             raise PluginError(f"{page.file.src_path} uses lab {name!r}, which seqlabs does not register.")
         return match.group(0) + labdata.data_tag({"lab": name, **_labs[name]})
-
     return LAB_FIGURE.sub(attach, html)
 
 
 def on_post_page(output, page, config):
-    # After the search plugin has read the page, so its index keeps the TeX, not KaTeX's markup.
+    # After the search plugin has read the page, so its index holds the prose: not the labs'
+    # data (kilobytes of numbers every page would download with the index), not KaTeX's markup.
     css = get_relative_url("assets/vendor/katex/katex.min.css", page.url)
-    return mathrender.render_page(output, ROOT, css)
+    return mathrender.render_page(with_lab_data(output, page), ROOT, css)
 
 
 def on_post_build(config):
