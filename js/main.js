@@ -23,5 +23,8 @@ function onPage() {
 window.seqlabs = { python };
 connectLms();
 startEmbedResize();
+// The document is parsed when a module script runs: the figures draw now, not after Material's
+// own DOMContentLoaded work (~60 ms on the module page). Mounting again later is a no-op.
+mountLabs(document);
 if (window.document$) window.document$.subscribe(onPage);
 else onPage();
