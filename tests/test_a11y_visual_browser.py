@@ -1,6 +1,8 @@
 """What is seen, in Chromium: `prefers-reduced-motion: reduce` stops animations and transitions,
 and every figure (the lab charts, the Mermaid diagram, the KaTeX equations) keeps WCAG contrast
 in the light and the dark scheme, whether the page opens dark or the reader switches to it."""
+import base64
+
 import pytest
 
 from a11y import HELPERS
@@ -155,3 +157,42 @@ def test_a_lab_chart_changes_colour_with_the_scheme(make_context, server):
     page.wait_for_function("() => document.body.dataset.mdColorScheme === 'slate'")
     dark = page.evaluate(read)
     assert all(a != b for a, b in zip(light, dark)), list(zip(light, dark))
+
+
+RING_ROWS = """async ([png, colour]) => {
+    // Which pixel rows of the screenshot hold the ring's colour.
+    const img = new Image();
+    img.src = `data:image/png;base64,${png}`;
+    await img.decode();
+    const c = document.createElement('canvas');
+    [c.width, c.height] = [img.width, img.height];
+    const ctx = c.getContext('2d');
+    ctx.drawImage(img, 0, 0);
+    const want = colour.match(/\\d+/g).map(Number);
+    const rows = [];
+    for (let y = 0; y < img.height; y++) {
+        const row = ctx.getImageData(0, y, img.width, 1).data;
+        for (let x = 0; x < img.width; x++) {
+            if ([0, 1, 2].every((k) => Math.abs(row[4 * x + k] - want[k]) < 40)) { rows.push(y); break; }
+        }
+    }
+    return rows;
+}"""
+
+
+def test_a_focused_permalink_in_a_skippable_heading_keeps_its_whole_focus_ring(page, server):
+    # Off-screen blocks use content-visibility: auto, which clips what overflows them. A heading's
+    # permalink fills the heading's line, so its ring reaches above the heading: it must show whole.
+    open_module(page, server)
+    link = page.locator(".md-typeset > h2 a.headerlink").first
+    assert link.evaluate("(a) => getComputedStyle(a.parentElement).contentVisibility") == "auto"
+    assert link.evaluate("(a) => a.getClientRects()[0].top - a.parentElement.getBoundingClientRect().top") < 2
+    link.scroll_into_view_if_needed()
+    page.keyboard.press("Tab")  # a keyboard interaction, so that focus() below is :focus-visible
+    link.focus()
+    colour = link.evaluate("(a) => getComputedStyle(a).outlineColor")
+    top = link.evaluate("(a) => a.getClientRects()[0].top")
+    box = link.bounding_box()
+    shot = page.screenshot(clip={"x": box["x"], "y": top - 6, "width": box["width"], "height": 6})
+    rows = page.evaluate(RING_ROWS, [base64.b64encode(shot).decode(), colour])
+    assert rows and min(rows) <= 2, f"the ring's top edge is cut off (rows {rows} of 6 above the link)"
