@@ -17,17 +17,30 @@ export function buildStatus(container, { onRetry, onCancel }) {
   retry.addEventListener("click", onRetry);
   cancel.addEventListener("click", onCancel);
   container.append(line, retry, cancel);
-  let cancelTimer = null;
+  let timers = [];
+
+  const apply = (state, text) => {
+    // Setting the same words again would still re-render and re-announce the live line.
+    if (container.dataset.state === state && line.textContent === text) return;
+    container.dataset.state = state;
+    line.textContent = text;
+    retry.hidden = state !== "error";
+  };
 
   return {
     show(state, detail) {
-      container.dataset.state = state;
-      line.textContent = state === "error" ? detail : MESSAGES[state];
-      retry.hidden = state !== "error";
-      clearTimeout(cancelTimer);
+      timers.forEach(clearTimeout);
+      timers = [];
       cancel.hidden = true;
-      // Offer Cancel only for a job that is taking a while, so quick redraws don't flicker.
-      if (state === "running") cancelTimer = setTimeout(() => { cancel.hidden = false; }, 700);
+      if (state !== "running") return apply(state, state === "error" ? detail : MESSAGES[state]);
+      if (container.dataset.state === "error") apply("running", MESSAGES.running);  // not under an old error
+      // A redraw takes milliseconds: saying "Computing" for each would flicker, announce twice
+      // per slider step and repaint while Python runs. Say it, and offer Cancel, only for a job
+      // that is taking a while.
+      timers = [
+        setTimeout(() => apply("running", MESSAGES.running), 300),
+        setTimeout(() => { cancel.hidden = false; }, 700),
+      ];
     },
   };
 }

@@ -122,6 +122,37 @@ def test_rapid_changes_are_coalesced_and_the_newest_wins(page, server):
     assert page.locator(f"{LAB} .lab-status").get_attribute("data-state") == "ready"
 
 
+STATES_SEEN = """() => {
+    window.__states = [];
+    const box = document.querySelector('#lab-rnn-gradient .lab-status');
+    new MutationObserver(() => window.__states.push(box.dataset.state)).observe(box, {attributes: true});
+}"""
+SET = """([name, value]) => {
+    const field = document.querySelector(`#lab-rnn-gradient [name=${name}]`);
+    field.value = String(value);
+    field.dispatchEvent(new Event(field.tagName === 'SELECT' ? 'change' : 'input', {bubbles: true}));
+}"""
+
+
+def test_status_speaks_only_of_jobs_that_take_a_while(page, server):
+    open_module(page, server)
+    page.evaluate("() => window.seqlabs.python.start()")
+    wait_ready(page)
+    page.evaluate(SET, ["sigma_max", 0.95])  # Python's first run of this lab, outside what is judged
+    page.wait_for_function(f"() => JSON.parse(document.querySelector('{LAB}').dataset.drawn).sigma_max === 0.95")
+    page.evaluate(STATES_SEEN)
+    page.evaluate(SET, ["sigma_max", 0.97])
+    page.wait_for_function(f"() => JSON.parse(document.querySelector('{LAB}').dataset.drawn).sigma_max === 0.97")
+    assert "running" not in page.evaluate("() => window.__states")  # a quick redraw: no flicker
+    for name, value in [("cell", "lstm"), ("hidden", 128), ("steps", 200)]:
+        page.evaluate(SET, [name, value])
+    page.wait_for_selector(f"{LAB} .lab-status[data-state='running']")
+    assert status_text(page) == "Computing in your browser…"
+    page.locator(f"{LAB} .lab-status__button", has_text="Cancel").click()
+    page.wait_for_selector(f"{LAB} .lab-status[data-state='error']")
+    assert status_text(page).startswith("Cancelled")
+
+
 def test_cancel_stops_a_long_job_and_python_works_afterwards(page, server):
     open_module(page, server)
     page.evaluate("() => window.seqlabs.python.start()")
