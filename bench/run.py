@@ -5,7 +5,8 @@ never asserted (machines are noisy). Measured:
   - the floor: bare Pyodide + numpy ready in a blank page's module worker, cold and warm;
   - per page with a lab: navigation -> first figure painted (build JSON), first interaction ->
     lab ready (a Python-computed redraw), and both as ratios to the floor;
-  - per lab: control change -> redrawn figure over many changes at default settings;
+  - per lab: control change -> redrawn figure over many changes at default settings, the first
+    ones after start-up (WebAssembly still tiering up) apart from the next ones;
   - in-browser retraining of each trainable figure (small preset), beside CPython;
   - initial transfer per page (Pyodide, the lab worker and Mermaid excluded: they load lazily)
     and the whole offline cache;
@@ -193,10 +194,13 @@ def redraws(browser, origin: str, lab: str, changes: dict) -> dict[str, list[flo
     call = lambda v: page.evaluate(CHANGE, {"lab": lab, "control": spec["control"], "event": spec["event"], "value": v})  # noqa: E731
     call(values[0])  # boots Python and fetches what the lab needs
     page.evaluate(TIME_PYTHON_CALLS)
-    runs = [call(values[(i + 1) % len(values)]) for i in range(CHANGES)]
+    # Twice CHANGES: WebAssembly code is first run by a baseline compiler and tiered up while it
+    # runs, so the first changes after start-up are slower than the ones that follow.
+    runs = [call(values[(i + 1) % len(values)]) for i in range(2 * CHANGES)]
     python_ms = page.evaluate("() => window.__pythonMs")
     ctx.close()
-    return {"drawn": [r["drawn"] for r in runs], "next_frame": [r["frame"] for r in runs], "python": python_ms}
+    series = {"drawn": [r["drawn"] for r in runs], "next_frame": [r["frame"] for r in runs], "python": python_ms}
+    return {"first": {k: v[:CHANGES] for k, v in series.items()}, "then": {k: v[CHANGES:] for k, v in series.items()}}
 
 
 SMALL_TRAINING = {"seed": 1, "dim": "16", "sentences": 4000, "epochs": 4}
@@ -323,7 +327,8 @@ def run_all(site: Path) -> dict:
             runs = [open_lab_page(browser, origin, path, lab, changes, False) for _ in range(REPS)]
             pages[path] = {"cold": {"first_paint": summary([r[0] for r in runs]), "lab_ready": summary([r[1] for r in runs])}}
         for lab in changes:
-            labs[lab] = {k: summary(v) for k, v in redraws(browser, origin, lab, changes).items()}
+            labs[lab] = {part: {k: summary(v) for k, v in series.items()}
+                         for part, series in redraws(browser, origin, lab, changes).items()}
         training["embedding-train, small preset"] = summary(
             training_in_browser(browser, origin, "embedding-train", SMALL_TRAINING, 3))
         training["translation-train, 400 steps"] = summary(
@@ -387,14 +392,17 @@ def markdown(report: dict) -> str:
             lines.append(f"| {path} ({lab}) | {temp} | {fp['median_ms']} ({fp['ratio_to_floor']}) | "
                          f"{lr['median_ms']} ({lr['ratio_to_floor']}) | "
                          f"{verdict(ok[0], 'paint')} / {verdict(ok[1], 'ready')} |")
-    lines += ["", f"| lab: control change → | drawn p50 | drawn p95 | of which Python round trip p50 / p95 | next frame p50 / p95 | n | target p95 ≤ {t['redraw_p95_ms']} ms (worst {t['redraw_worst_ms']}) |",
-              "|---|---:|---:|---:|---:|---:|---|"]
-    for lab, s in r["labs"].items():
-        p95 = s["drawn"]["p95_ms"]
-        ok = p95 <= t["redraw_p95_ms"]
-        miss = f"by {round(p95 - t['redraw_p95_ms'], 1)} ms" + ("" if p95 <= t["redraw_worst_ms"] else ", above the 50 ms ceiling")
-        lines.append(f"| {lab} | {s['drawn']['median_ms']} | {p95} | {s['python']['median_ms']} / {s['python']['p95_ms']} | "
-                     f"{s['next_frame']['median_ms']} / {s['next_frame']['p95_ms']} | {s['drawn']['n']} | {verdict(ok, miss)} |")
+    lines += ["", f"| lab: control change → redrawn | changes | drawn p50 | drawn p95 | of which Python round trip p50 / p95 | next frame p50 / p95 | target p95 ≤ {t['redraw_p95_ms']} ms (worst {t['redraw_worst_ms']}) |",
+              "|---|---|---:|---:|---:|---:|---|"]
+    for lab, parts in r["labs"].items():
+        for part, label in (("first", "first {n} after start-up"), ("then", "next {n}")):
+            s = parts[part]
+            p95 = s["drawn"]["p95_ms"]
+            ok = p95 <= t["redraw_p95_ms"]
+            miss = f"by {round(p95 - t['redraw_p95_ms'], 1)} ms" + ("" if p95 <= t["redraw_worst_ms"] else ", above the 50 ms ceiling")
+            lines.append(f"| {lab} | {label.format(n=s['drawn']['n'])} | {s['drawn']['median_ms']} | {p95} | "
+                         f"{s['python']['median_ms']} / {s['python']['p95_ms']} | "
+                         f"{s['next_frame']['median_ms']} / {s['next_frame']['p95_ms']} | {verdict(ok, miss)} |")
     lines += ["", "| training | browser median ms | min–max | n | CPython ms | ratio to CPython |", "|---|---:|---:|---:|---:|---:|"]
     for name, s in r["training"].items():
         rng = f"{s['min_ms']}–{s['max_ms']}" if "min_ms" in s else ""
