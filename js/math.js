@@ -1,5 +1,7 @@
 // Renders any \( \) or \[ \] span the build left unrendered (the build renders the pages' own
 // math with the same options), with the site's own KaTeX, loaded only when there is one.
+import { KATEX_OPTIONS } from "./katex-options.mjs";
+
 let katexLoading = null;
 
 function loadKatex() {
@@ -27,13 +29,7 @@ export async function renderMath(root) {
   const katex = await loadKatex();
   for (const el of nodes) {
     const tex = stripDelimiters(el.textContent);
-    katex.render(tex, el, {
-      displayMode: el.tagName === "DIV",
-      throwOnError: false,
-      // Only the tagging the equation explainers use; no links, styles or other HTML.
-      trust: (context) => context.command === "\\htmlData",
-      strict: (code) => (code === "htmlExtension" ? "ignore" : "warn"),
-    });
+    katex.render(tex, el, { ...KATEX_OPTIONS, displayMode: el.tagName === "DIV" });
     el.dataset.rendered = "";
   }
 }
