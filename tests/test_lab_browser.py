@@ -159,8 +159,9 @@ def test_cancel_stops_a_long_job_and_python_works_afterwards(page, server):
     wait_ready(page)
     outcome = page.evaluate("""async () => {
         const py = window.seqlabs.python;
-        const job = py.call('rnn-gradient', {cell: 'lstm', hidden: 128, steps: 200}).then(() => 'finished', e => e.kind);
-        await new Promise(r => setTimeout(r, 300));
+        const params = {cell: 'lstm', hidden: 128, steps: 200};
+        const job = py.call('rnn-gradient', params).then(() => 'finished', e => e.kind);
+        while (![...py.pending.values()].some(j => j.params === params)) await Promise.resolve();
         py.cancel();
         return job;
     }""")
@@ -177,19 +178,19 @@ def test_a_worker_that_dies_is_restarted_once_then_reported(page, server):
     wait_ready(page)
     kill = "() => window.seqlabs.python.worker.dispatchEvent(new ErrorEvent('error', {message: 'out of memory'}))"
     long_job = {"cell": "lstm", "hidden": 64, "steps": 120}
-    first = page.evaluate(f"""async (p) => {{
-        const job = window.seqlabs.python.call('rnn-gradient', p);
-        await new Promise(r => setTimeout(r, 100));
+    # The kill comes in the same task as the job is found pending, so the worker cannot have
+    # answered yet: a fixed delay let a fast machine finish the job first and kill an idle worker.
+    mid_run = """async (p) => {{
+        const py = window.seqlabs.python;
+        const job = py.call('rnn-gradient', p){then};
+        const mine = () => [...py.pending.values()].some(j => j.params === p);
+        while (!mine()) await Promise.resolve();
         ({kill})();
         return job;
-    }}""", long_job)
+    }}"""
+    first = page.evaluate(mid_run.format(then="", kill=kill), long_job)
     np.testing.assert_allclose(first["norms"], api.call("rnn-gradient", long_job)["norms"], rtol=1e-9)
-    second = page.evaluate(f"""async (p) => {{
-        const job = window.seqlabs.python.call('rnn-gradient', p).then(() => 'finished', e => e.message);
-        await new Promise(r => setTimeout(r, 100));
-        ({kill})();
-        return job;
-    }}""", long_job)
+    second = page.evaluate(mid_run.format(then=".then(() => 'finished', e => e.message)", kill=kill), long_job)
     assert "Python stopped while computing (out of memory)" in second
     page.wait_for_selector(f"{LAB} .lab-status[data-state='error']")
 
