@@ -1,12 +1,14 @@
 """The toy translation data, the two trained models and the labs built on them."""
 import json
+import os
+import shutil
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from seqbuild import models as build_models
-from seqlabs import api, models, translation as tr, translation_corpus as tc
+from seqlabs import api, models, translation as tr, translation_corpus as tc, translation_labs
 from seqlabs.schema import InputError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -95,6 +97,31 @@ def test_bottleneck_lab_compares_both_models(report):
     assert len(c["source"]) >= 28 and c["attention"] == c["reference"]
     mine = api.call("bottleneck", {"text": "the cat sleeps"})
     assert mine["comparison"]["attention"] == ["le", "chat", "dort"]
+
+
+def test_built_in_translations_are_decoded_once_per_sentence_and_again_for_new_weights(report, monkeypatch, tmp_path):
+    shutil.copytree(models.HERE, tmp_path / "models")
+    monkeypatch.setattr(models, "HERE", tmp_path / "models")
+    translation_labs.built_in.cache_clear()
+    decoded = []
+    real = tr.translate_pairs
+    monkeypatch.setattr(tr, "translate_pairs", lambda params, attention, pairs: decoded.append(attention)
+                        or real(params, attention, pairs))
+    text = "the small cat sees a red car"
+    first = api.call("bottleneck", {"text": text})
+    assert decoded == [True, False]
+    assert api.call("bottleneck", {"text": text}) == first and decoded == [True, False]
+    assert api.call("bahdanau-alignment", {"text": text})["output"][:-1] == first["comparison"]["attention"]
+    assert decoded == [True, False]
+    # What is looked up is what decoding gives.
+    pair = [{"en": text.split(), "fr": []}]
+    assert first["comparison"]["attention"] == real(models.load("attention"), True, pair)[0][0]
+    assert first["comparison"]["plain"] == real(models.load("plain"), False, pair)[0][0]
+    # A rewritten weights file (a retrain at build time) is decoded afresh.
+    path = models.weights_path("attention")
+    os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 1_000_000_000))
+    api.call("bottleneck", {"text": text})
+    assert decoded == [True, False, True]
 
 
 def test_missing_weights_ask_the_worker_for_the_archive(monkeypatch, tmp_path):

@@ -30,11 +30,16 @@ def save(models: dict, report: dict, stamp: str) -> None:
     (HERE / "stamp").write_text(stamp)
 
 
-def load(name: str) -> dict:
+def version(name: str) -> int:
+    """Changes whenever the weights file is rewritten; MissingModels while it is absent."""
     path = weights_path(name)
     if not path.is_file():
         raise MissingModels(ARCHIVE)
-    return _read(path, path.stat().st_mtime_ns)
+    return path.stat().st_mtime_ns
+
+
+def load(name: str) -> dict:
+    return _read(weights_path(name), version(name))
 
 
 @functools.lru_cache(maxsize=4)  # keyed by mtime: a retrain at build time writes a new file

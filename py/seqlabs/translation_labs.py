@@ -70,13 +70,28 @@ def check_model(data) -> dict:
 
 def translate_one(en: list[str], model=None, plain=True) -> dict:
     """Both models' translations (the plain one only if asked) and the attention weights."""
-    pair = {"en": en, "fr": []}
-    attention_params = models.load("attention") if model is None else check_model(model)
-    att, weights = tr.translate_pairs(attention_params, True, [pair])
-    out = {"attention": att[0], "weights": weights[0]}
+    if model is None:
+        attention, weights = built_in("attention", tuple(en), models.version("attention"))
+    else:
+        att, w = tr.translate_pairs(check_model(model), True, [{"en": en, "fr": []}])
+        attention, weights = att[0], w[0]
+    out = {"attention": list(attention), "weights": weights}
     if plain:
-        out["plain"] = tr.translate_pairs(models.load("plain"), False, [pair])[0][0]
+        out["plain"] = list(built_in("plain", tuple(en), models.version("plain"))[0])
     return out
+
+
+# The built-in models do not change while a page is open and greedy decoding is deterministic,
+# so a sentence already translated is looked up instead of decoded again (some 30 decoder steps
+# of Python for the long example). Weights retrained in the browser are decoded every time.
+@functools.lru_cache(maxsize=128)
+def built_in(name: str, en: tuple[str, ...], version: int) -> tuple[tuple[str, ...], np.ndarray | None]:
+    """One built-in model's translation of en, and its attention weights (None for the plain model)."""
+    att, weights = tr.translate_pairs(models.load(name), name == "attention", [{"en": list(en), "fr": []}])
+    if weights is None:
+        return tuple(att[0]), None
+    weights[0].setflags(write=False)  # shared by every later call
+    return tuple(att[0]), weights[0]
 
 
 ALIGN_SCHEMA = [
