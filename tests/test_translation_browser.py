@@ -21,7 +21,11 @@ def test_heatmap_and_bottleneck_paint_from_build_json_without_pyodide(make_conte
     open_figure(page, server, ALIGN)
     want = api.call("bahdanau-alignment")
     assert page.locator(f"{ALIGN} svg.heatmap g rect[fill]").count() == len(want["output"]) * len(want["source"])
-    assert page.locator(f"{ALIGN} .weights-table tbody tr").count() == len(want["output"])
+    table = page.locator(f"{ALIGN} .weights-table")
+    assert table.locator("tbody tr").count() == 0  # built only when opened
+    table.locator("summary").click()
+    assert table.locator("tbody tr").count() == len(want["output"])
+    assert table.locator("tbody tr").first.locator("td").first.text_content() == f"{want['weights'][0][0]:.3f}"
     open_figure(page, server, BOTTLE)
     assert page.locator(f"{BOTTLE} table.steps-table tbody tr").count() == 4
     assert "Without attention" in page.locator(f"{BOTTLE} .bottleneck-compare").text_content()
@@ -45,6 +49,7 @@ def test_a_new_sentence_translated_in_the_browser_matches_cpython(page, server):
     open_figure(page, server, ALIGN)
     sentence = "the european financial council watches a small white horse behind the green bridge"
     fig = page.locator(ALIGN)
+    fig.locator(".weights-table summary").click()  # an open table follows the new result
     fig.get_by_label("Or type an English sentence from the model's vocabulary").fill(sentence)
     fig.get_by_role("button", name="Translate").click()
     page.wait_for_function(
@@ -56,6 +61,9 @@ def test_a_new_sentence_translated_in_the_browser_matches_cpython(page, server):
     np.testing.assert_allclose(got["weights"], want["weights"], rtol=0, atol=1e-9)
     shown = fig.locator(".lab-readouts dd").nth(1).text_content()
     assert shown == " ".join(want["output"][:-1])
+    rows = fig.locator(".weights-table tbody tr")
+    assert rows.count() == len(want["output"])
+    assert rows.last.locator("td").last.text_content() == f"{want['weights'][-1][-1]:.3f}"
 
 
 def test_an_unknown_word_shows_its_message(page, server):

@@ -19,6 +19,20 @@ export function describe(result) {
     `Strongest weight for each output word: ${strongest.join(", ")}.`;
 }
 
+function weightsTable(result) {
+  const t = el("table");
+  const head = t.createTHead().insertRow();
+  head.append(el("th", { scope: "col" }, "output \\ source"));
+  for (const s of result.source) head.append(el("th", { scope: "col" }, s));
+  const body = t.createTBody();
+  result.output.forEach((word, i) => {
+    const row = body.insertRow();
+    row.append(el("th", { scope: "row" }, word));
+    for (const w of result.weights[i]) row.insertCell().textContent = w3(w);
+  });
+  return t;
+}
+
 export function composer(box, ctx, labelText) {
   const id = `compose-${Math.random().toString(36).slice(2)}`;
   const wrap = el("div", { class: "composer" });
@@ -44,7 +58,8 @@ export function mount(box, ctx) {
   const gold = el("input", { type: "checkbox", id: goldId });
   goldWrap.append(gold, el("label", { for: goldId }, " Outline the gold alignment from the grammar"));
   const texts = el("dl", { class: "lab-readouts" });
-  const table = el("details", { class: "weights-table" });
+  const tableSummary = el("summary", {}, "The weights as a table");
+  const table = el("details", { class: "weights-table" }, tableSummary);
   box.append(chartBox, readout, goldWrap, texts, table);
   const heatmap = createHeatmap(chartBox, {
     onCell: ({ output, source, weight }) => { readout.textContent = `Writing "${output}", weight on "${source}": ${w3(weight)} (${pct(weight)}).`; },
@@ -70,6 +85,15 @@ export function mount(box, ctx) {
   let last = null;
   const redraw = () => heatmap.draw(last, `Heat map of attention weights. ${describe(last)}`, gold.checked);
   gold.addEventListener("change", () => last && redraw());
+  // Hundreds of cells nobody sees while the table is closed: it is built when opened, and a
+  // closed one is emptied when the result changes so that opening it never shows old numbers.
+  let tabled = null;
+  const fillTable = () => {
+    if (tabled === last) return;
+    tabled = table.open ? last : null;
+    table.replaceChildren(tableSummary, ...(tabled ? [weightsTable(tabled)] : []));
+  };
+  table.addEventListener("toggle", fillTable);
 
   return {
     extraParams: () => ({ text: compose.text(), model: translationModel.get()?.model ?? null }),
@@ -80,17 +104,7 @@ export function mount(box, ctx) {
       texts.replaceChildren(el("dt", {}, "English"), el("dd", {}, result.source.join(" ")),
         el("dt", {}, "Model's French"), el("dd", {}, result.output.slice(0, -1).join(" ")));
       if (result.reference) texts.append(el("dt", {}, "Reference"), el("dd", {}, result.reference.join(" ")));
-      const t = el("table");
-      const head = t.createTHead().insertRow();
-      head.append(el("th", { scope: "col" }, "output \\ source"));
-      for (const s of result.source) head.append(el("th", { scope: "col" }, s));
-      const body = t.createTBody();
-      result.output.forEach((word, i) => {
-        const row = body.insertRow();
-        row.append(el("th", { scope: "row" }, word));
-        for (const w of result.weights[i]) row.insertCell().textContent = w3(w);
-      });
-      table.replaceChildren(el("summary", {}, "The weights as a table"), t);
+      fillTable();
       return describe(result);
     },
   };
