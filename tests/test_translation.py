@@ -41,6 +41,19 @@ def test_adjectives_swap_and_names_reverse():
     assert gold[i + 1] == gold[i] - 1 and gold[i + 2] == gold[i] - 2
 
 
+def test_examples_are_drawn_from_the_seeded_sample_only_as_far_as_needed():
+    import itertools
+    assert list(itertools.islice(tc.stream(5), 50)) == tc.generate(50, 5)
+    pool = tc.generate(400, 5)
+    ex = translation_labs.examples()
+    assert list(ex) == ["swap", "name", "long"]
+    assert len(ex["long"]["en"]) >= 28 and any(w in tc.HEADS for w in ex["long"]["en"])
+    # each is the first of the sample that fits its rule
+    assert pool.index(ex["long"]) == next(i for i, p in enumerate(pool)
+                                          if len(p["en"]) >= 28 and any(w in tc.HEADS for w in p["en"]))
+    assert 6 <= len(ex["swap"]["en"]) <= 9 and ex["swap"] in pool
+
+
 def test_attention_model_translates_held_out_sentences(report):
     buckets = report["attention"]["by_length"]
     total = sum(b["n"] for b in buckets)

@@ -18,6 +18,9 @@ The grammar (every choice drawn from the seeded generator):
 Every French token is aligned to exactly one English token (the grammar is one-to-one), and
 each token has a word class (det, noun, adj, verb, prep, conj) for reporting.
 """
+import itertools
+from collections.abc import Iterator
+
 import numpy as np
 
 # english: (french, gender)
@@ -128,9 +131,15 @@ def pair(rng, max_clauses=3) -> dict:
     return {"en": b.en, "fr": b.fr, "links": b.links, "fr_class": b.fr_class}
 
 
-def generate(n_pairs: int, seed: int, max_clauses: int = 3) -> list[dict]:
+def stream(seed: int, max_clauses: int = 3) -> Iterator[dict]:
+    """generate()'s pairs one at a time, without end: a search stops as soon as it has found."""
     rng = np.random.default_rng(seed)
-    return [pair(rng, max_clauses) for _ in range(n_pairs)]
+    while True:
+        yield pair(rng, max_clauses)
+
+
+def generate(n_pairs: int, seed: int, max_clauses: int = 3) -> list[dict]:
+    return list(itertools.islice(stream(seed, max_clauses), n_pairs))
 
 
 def english_words() -> set[str]:
