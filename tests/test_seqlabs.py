@@ -49,6 +49,9 @@ def test_sequential_steps_of_a_chain_and_of_self_attention():
     assert parallel.sequential_steps(parallel.rnn_dependencies(1000)) == 1000
     assert parallel.sequential_steps(parallel.self_attention_dependencies(50)) == 1
     assert parallel.sequential_steps([]) == 0
+    # outputs that wait for the one two back form two chains of half the length
+    skip = [{"x": [t], "h": [t - 2] if t > 1 else []} for t in range(9)]
+    assert parallel.sequential_steps(skip) == 5
 
 
 def test_call_json_turns_a_crash_into_one_line(monkeypatch):
