@@ -1,4 +1,5 @@
 """The toy translation data, the two trained models and the labs built on them."""
+import itertools
 import json
 import os
 import shutil
@@ -42,7 +43,6 @@ def test_adjectives_swap_and_names_reverse():
 
 
 def test_examples_are_drawn_from_the_seeded_sample_only_as_far_as_needed():
-    import itertools
     assert list(itertools.islice(tc.stream(5), 50)) == tc.generate(50, 5)
     pool = tc.generate(400, 5)
     ex = translation_labs.examples()
