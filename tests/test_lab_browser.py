@@ -153,19 +153,26 @@ def test_status_speaks_only_of_jobs_that_take_a_while(page, server):
     assert status_text(page).startswith("Cancelled")
 
 
+def during_a_job(page, params: dict, act: str) -> dict:
+    """Starts rnn-gradient(params) and runs the JS function act in the same task as the job is
+    found pending, so the worker cannot have answered yet (a fixed delay let a fast machine
+    finish the job first). Returns {result} or the error's {kind, message}."""
+    return page.evaluate(f"""async (p) => {{
+        const py = window.seqlabs.python;
+        const job = py.call('rnn-gradient', p).then((result) => ({{result}}),
+                                                    (e) => ({{kind: e.kind, message: e.message}}));
+        while (![...py.pending.values()].some((j) => j.params === p)) await Promise.resolve();
+        ({act})();
+        return job;
+    }}""", params)
+
+
 def test_cancel_stops_a_long_job_and_python_works_afterwards(page, server):
     open_module(page, server)
     page.evaluate("() => window.seqlabs.python.start()")
     wait_ready(page)
-    outcome = page.evaluate("""async () => {
-        const py = window.seqlabs.python;
-        const params = {cell: 'lstm', hidden: 128, steps: 200};
-        const job = py.call('rnn-gradient', params).then(() => 'finished', e => e.kind);
-        while (![...py.pending.values()].some(j => j.params === params)) await Promise.resolve();
-        py.cancel();
-        return job;
-    }""")
-    assert outcome == "cancelled"
+    outcome = during_a_job(page, {"cell": "lstm", "hidden": 128, "steps": 200}, "() => window.seqlabs.python.cancel()")
+    assert outcome["kind"] == "cancelled"
     page.wait_for_timeout(1000)  # a cancelled worker's late events must not fail the client
     assert page.evaluate("() => window.seqlabs.python.state") == "idle"
     got = page.evaluate("() => window.seqlabs.python.call('spectral-norm', {n: 4, seed: 1})")
@@ -178,20 +185,10 @@ def test_a_worker_that_dies_is_restarted_once_then_reported(page, server):
     wait_ready(page)
     kill = "() => window.seqlabs.python.worker.dispatchEvent(new ErrorEvent('error', {message: 'out of memory'}))"
     long_job = {"cell": "lstm", "hidden": 64, "steps": 120}
-    # The kill comes in the same task as the job is found pending, so the worker cannot have
-    # answered yet: a fixed delay let a fast machine finish the job first and kill an idle worker.
-    mid_run = """async (p) => {{
-        const py = window.seqlabs.python;
-        const job = py.call('rnn-gradient', p){then};
-        const mine = () => [...py.pending.values()].some(j => j.params === p);
-        while (!mine()) await Promise.resolve();
-        ({kill})();
-        return job;
-    }}"""
-    first = page.evaluate(mid_run.format(then="", kill=kill), long_job)
-    np.testing.assert_allclose(first["norms"], api.call("rnn-gradient", long_job)["norms"], rtol=1e-9)
-    second = page.evaluate(mid_run.format(then=".then(() => 'finished', e => e.message)", kill=kill), long_job)
-    assert "Python stopped while computing (out of memory)" in second
+    first = during_a_job(page, long_job, kill)
+    np.testing.assert_allclose(first["result"]["norms"], api.call("rnn-gradient", long_job)["norms"], rtol=1e-9)
+    second = during_a_job(page, long_job, kill)
+    assert "Python stopped while computing (out of memory)" in second["message"]
     page.wait_for_selector(f"{LAB} .lab-status[data-state='error']")
 
 
