@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from seqlabs import api, corpus, embedding_analogy as ea, parallel_steps, vectors_file, word2vec
+from seqlabs import api, corpus, embedding_analogy as ea, vectors_file, word2vec
 from seqlabs.schema import InputError
 
 
@@ -117,28 +117,6 @@ def test_upload_then_analysis_changes_the_neighbours(default_result):
     result = api.call("embedding-analogy", {"vectors": out["vectors"]})
     assert result["neighbours"][0]["word"] in {"queen", "ruler"}
     assert result["neighbours"] != default_result["neighbours"]
-
-
-def test_parallel_steps_counts_are_exact():
-    out = api.call("parallel-steps", {"max_tokens": 200, "repeats": 1, "hidden": 16})
-    assert [r["tokens"] for r in out["rows"]] == [10, 25, 50, 100, 200]
-    assert all(r["rnn_steps"] == r["tokens"] and r["attention_steps"] == 1 for r in out["rows"])
-    assert all(r["rnn_ms"] > 0 and r["attention_ms"] > 0 for r in out["rows"])
-    assert "CPython" in out["measured"]
-
-
-def test_the_timed_functions_compute_what_they_claim():
-    rng = np.random.default_rng(0)
-    X = rng.normal(size=(6, 4))
-    Y = parallel_steps.self_attention(X)
-    S = X @ X.T / 2.0
-    A = np.exp(S) / np.exp(S).sum(axis=1, keepdims=True)
-    np.testing.assert_allclose(Y, A @ X)
-    W = rng.normal(size=(4, 4))
-    h = np.zeros(4)
-    for x in X:
-        h = np.tanh(W @ h + x)
-    np.testing.assert_allclose(parallel_steps.rnn_forward(W, X), h)
 
 
 def test_build_data_skips_labs_without_a_static_result():

@@ -12,9 +12,9 @@ export function createFrame(container, { width, height, margin, xLabel, yLabel, 
   const gy = plot.append("g").attr("class", "axis");
   plot.append("text").attr("class", "axis-label").attr("x", innerW / 2).attr("y", innerH + 38)
     .attr("text-anchor", "middle").text(xLabel);
-  plot.append("text").attr("class", "axis-label").attr("transform", "rotate(-90)").attr("x", -innerH / 2)
+  const yTitle = plot.append("text").attr("class", "axis-label").attr("transform", "rotate(-90)").attr("x", -innerH / 2)
     .attr("y", -yLabelOffset).attr("text-anchor", "middle").text(yLabel);
-  return { svg, plot, gx, gy, innerW, innerH };
+  return { svg, plot, gx, gy, yTitle, innerW, innerH };
 }
 
 export function createSeries(plot, series) {

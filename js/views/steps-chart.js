@@ -1,30 +1,39 @@
-// View for parallel-steps: time of an RNN forward pass and of one self-attention layer
-// against sequence length, on a log time axis.
+// View for parallel-steps: one quantity of an RNN layer and of one self-attention layer against
+// sequence length N. The caller says which row fields to plot, the axis title, and whether the
+// quantity spans decades (log scale) or is drawn as it is (linear, from 0).
 import { axisBottom, axisLeft, format, max, min, scaleLinear, scaleLog, symbolCircle, symbolSquare } from "d3";
 import { createFrame, createSeries, drawSeries } from "./chart-frame.js";
 
 const SERIES = [
-  { key: "rnn_ms", cls: "series-measured", shape: symbolCircle },
-  { key: "attention_ms", cls: "series-bound", shape: symbolSquare },
+  { layer: "rnn", cls: "series-measured", shape: symbolCircle },
+  { layer: "attention", cls: "series-bound", shape: symbolSquare },
 ];
 
 export function createStepsChart(container) {
-  const { svg, plot, gx, gy, innerW, innerH } = createFrame(container, {
+  const { svg, plot, gx, gy, yTitle, innerW, innerH } = createFrame(container, {
     width: 640, height: 300, margin: { top: 12, right: 16, bottom: 44, left: 64 },
-    xLabel: "sequence length N (tokens)", yLabel: "time (ms, log scale)", yLabelOffset: 50,
+    xLabel: "sequence length N (tokens)", yLabel: "", yLabelOffset: 50,
   });
   const groups = createSeries(plot, SERIES);
 
+  // quantity: {field: (layer) => row key, title, log, tickFormat}
   return {
-    draw(result, label) {
+    draw(rows, quantity, label) {
       svg.attr("aria-label", label);
-      const rows = result.rows;
-      const times = rows.flatMap((r) => [r.rnn_ms, r.attention_ms]).filter((v) => v > 0);
+      yTitle.text(quantity.title);
+      const value = (r, layer) => r[quantity.field(layer)];
+      const values = rows.flatMap((r) => SERIES.map((s) => value(r, s.layer)));
       const x = scaleLinear().domain([0, max(rows, (r) => r.tokens)]).range([0, innerW]);
-      const y = scaleLog().domain([min(times) / 1.5, max(times) * 1.5]).range([innerH, 0]);
+      const y = quantity.log
+        ? scaleLog().domain([min(values.filter((v) => v > 0)) / 1.5, max(values) * 1.5]).range([innerH, 0])
+        : scaleLinear().domain([0, max(values) * 1.05]).nice().range([innerH, 0]);
       gx.call(axisBottom(x).ticks(8));
-      gy.call(axisLeft(y).ticks(5, format("~g")));
-      for (const g of groups) drawSeries(g, rows.map((r) => ({ x: x(r.tokens), y: y(Math.max(r[g.key], 1e-6)) })));
+      gy.call(axisLeft(y).ticks(5, quantity.tickFormat));
+      for (const g of groups) {
+        drawSeries(g, rows.map((r) => ({ x: x(r.tokens), y: y(quantity.log ? Math.max(value(r, g.layer), 1e-9) : value(r, g.layer)) })));
+      }
     },
   };
 }
+
+export const tickFormats = { count: format("~s"), ms: format("~g"), plain: format(",d") };

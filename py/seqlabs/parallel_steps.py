@@ -1,5 +1,13 @@
-"""Lab parallel-steps (section 5.3): an RNN's N sequential steps against one self-attention
-layer's single batched step, counted exactly and timed where the code runs."""
+"""Lab parallel-steps (section 5.3): how many steps an RNN layer and one self-attention layer must
+take one after another, as the sequence grows; what that means on P parallel arithmetic units;
+and, on request, how long both take on the one core that runs this code.
+
+Three views of the same two layers:
+- "steps": the critical path in steps, from the dependency walk of `parallel` (N against 1);
+- "model": ticks on P units, from exact operation counts per round (see `parallel.ticks`);
+- "measured": wall-clock times of `rnn_forward` and `self_attention` here, on one core.
+Only the measured view runs a clock, so the other two give the same numbers everywhere.
+"""
 import sys
 import time
 
@@ -8,11 +16,21 @@ import numpy as np
 from . import parallel
 from .schema import Param, validate
 
+VIEWS = ("steps", "model", "measured")
+UNITS = ("1", "16", "128", "1024", "4096", "16384", "65536", "262144", "1048576")
+UNIT_LABELS = ("1 (one core, one operation at a time)", "16 (one core's vector lanes)", "128 (a multi-core CPU's lanes)",
+               "1,024", "4,096 (a GPU's cores)", "16,384 (a large GPU's cores)", "65,536",
+               "262,144 (several GPUs)", "1,048,576")
 SCHEMA = [
-    Param("max_tokens", "int", 1000, "Longest sequence N", "Sequences are timed up to this length.",
+    Param("view", "choice", "steps", "Show",
+          "What the chart plots for each sequence length N.", choices=VIEWS,
+          choice_labels=("Sequential steps", "Modelled time on P units", "Measured time on this machine (one core)")),
+    Param("max_tokens", "int", 1000, "Longest sequence N", "The chart runs from N = 10 up to this length.",
           min=100, max=1000, step=100),
+    Param("units", "choice", "4096", "Parallel units P",
+          "How many arithmetic operations the modelled machine can do at once.", choices=UNITS, choice_labels=UNIT_LABELS),
     Param("hidden", "int", 64, "Width d", "Length of each hidden state and token vector.", min=16, max=128, step=16),
-    Param("repeats", "int", 3, "Repeats", "Each timing is the fastest of this many runs.", min=1, max=5, step=1),
+    Param("repeats", "int", 3, "Repeats", "Each measured time is the fastest of this many runs.", min=1, max=5, step=1),
 ]
 LENGTHS = [10, 25, 50, 100, 200, 400, 700, 1000]
 
@@ -41,21 +59,47 @@ def fastest_ms(fn, repeats):
     return best * 1000.0
 
 
+def layers(n: int, d: int) -> dict:
+    """Each layer as (sequential steps from the dependency walk, the rounds of one step)."""
+    return {
+        "rnn": (parallel.sequential_steps(parallel.rnn_dependencies(n)), parallel.rnn_step_rounds(d)),
+        "attention": (parallel.sequential_steps(parallel.self_attention_dependencies(n)),
+                      parallel.self_attention_rounds(n, d)),
+    }
+
+
+def modelled(n: int, d: int, units: int) -> dict:
+    """Exact work, rounds and ticks on `units` units of both layers, and the P from which attention is faster."""
+    row = {}
+    both = layers(n, d)
+    for name, (steps, rounds) in both.items():
+        row[f"{name}_work"] = steps * sum(rounds)
+        row[f"{name}_rounds"] = steps * len(rounds)
+        row[f"{name}_ticks"] = parallel.ticks(steps, rounds, units)
+    limit = max(max(rounds) for _, rounds in both.values())  # from here on neither layer gets faster
+    row["crossover_units"] = parallel.crossover_units(both["rnn"], both["attention"], limit)
+    return row
+
+
 def run(params: dict) -> dict:
     p = validate(SCHEMA, params)
-    rng = np.random.default_rng(0)
-    d = p["hidden"]
-    W = rng.normal(0.0, 1.0 / np.sqrt(d), size=(d, d))
+    d, units = p["hidden"], int(p["units"])
     lengths = [n for n in LENGTHS if n <= p["max_tokens"]]
     rows = []
     for n in lengths:
-        X = rng.normal(size=(n, d))
-        rows.append({
-            "tokens": n,
-            "rnn_steps": parallel.sequential_steps(parallel.rnn_dependencies(n)),
-            "attention_steps": parallel.sequential_steps(parallel.self_attention_dependencies(n)),
-            "rnn_ms": fastest_ms(lambda: rnn_forward(W, X), p["repeats"]),
-            "attention_ms": fastest_ms(lambda: self_attention(X), p["repeats"]),
-        })
-    where = "in your browser (Pyodide)" if sys.platform == "emscripten" else "on the machine that built this site (CPython)"
-    return {"params": p, "rows": rows, "measured": where}
+        steps = {name: s for name, (s, _) in layers(n, d).items()}
+        rows.append({"tokens": n, "rnn_steps": steps["rnn"], "attention_steps": steps["attention"]})
+    out = {"params": p, "view": p["view"], "rows": rows}
+    if p["view"] in ("model", "measured"):  # the work explains the measured times too
+        for row in rows:
+            row.update(modelled(row["tokens"], d, units))
+    if p["view"] == "measured":
+        rng = np.random.default_rng(0)
+        W = rng.normal(0.0, 1.0 / np.sqrt(d), size=(d, d))
+        for row in rows:
+            X = rng.normal(size=(row["tokens"], d))
+            row["rnn_ms"] = fastest_ms(lambda: rnn_forward(W, X), p["repeats"])
+            row["attention_ms"] = fastest_ms(lambda: self_attention(X), p["repeats"])
+        out["measured"] = ("in your browser (Pyodide)" if sys.platform == "emscripten"
+                           else "on the machine that built this site (CPython)")
+    return out
