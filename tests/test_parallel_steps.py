@@ -178,3 +178,14 @@ def test_the_timed_functions_compute_what_they_claim():
     for x in X:
         h = np.tanh(W @ h + x)
     np.testing.assert_allclose(parallel_steps.rnn_forward(W, X), h)
+
+
+def test_the_figure_text_quotes_the_numbers_the_code_computes():
+    from pathlib import Path
+    text = (Path(__file__).resolve().parents[1] / "docs/figures/parallel-steps.md").read_text()
+    long, short = parallel_steps.modelled(1000, 64, 1), parallel_steps.modelled(100, 64, 1)
+    for number in [long["attention_work"], long["rnn_work"], long["rnn_rounds"], long["attention_rounds"]]:
+        assert f"{number:,}" in text, number
+    for cross in [long["crossover_units"], short["crossover_units"]]:
+        assert f"P = {cross:,}".replace(",", "{,}") in text, cross
+    assert f"{long['rnn_rounds'] // 1000} ticks" in text  # per step
