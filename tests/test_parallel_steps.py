@@ -37,6 +37,7 @@ def test_the_lab_reports_the_steps_the_dependency_walk_finds(monkeypatch):
     monkeypatch.setattr(parallel, "rnn_dependencies",
                         lambda n: [{"x": [t], "h": [t - 2] if t > 1 else []} for t in range(n)])
     assert [r["rnn_steps"] for r in call(max_tokens=100)["rows"]] == [5, 13, 25, 50]
+    assert [r["rnn_steps"] for r in call(max_tokens=300)["rows"]] == [5, 13, 25, 50, 100, 150]
 
 
 def rnn_work(n, d):

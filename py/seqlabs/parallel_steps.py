@@ -84,7 +84,7 @@ def modelled(n: int, d: int, units: int) -> dict:
 def run(params: dict) -> dict:
     p = validate(SCHEMA, params)
     d, units = p["hidden"], int(p["units"])
-    lengths = [n for n in LENGTHS if n <= p["max_tokens"]]
+    lengths = [n for n in LENGTHS if n < p["max_tokens"]] + [p["max_tokens"]]  # the chart ends at the N chosen
     rows = []
     for n in lengths:
         steps = {name: s for name, (s, _) in layers(n, d).items()}
