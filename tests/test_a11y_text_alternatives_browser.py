@@ -77,9 +77,18 @@ def test_parallel_steps_names_every_setting(page, server):
     after = wait_redrawn(page, before)
     assert json.loads(after["drawn"])["max_tokens"] == 300
     check(before, after, "up to N = 300")
+    assert "the RNN layer needs 300 steps one after another and one self-attention layer 1" in after["words"]
+    press(page, "select[name=view]", "ArrowDown")
+    model = wait_redrawn(page, after)
+    check(after, model, "Modelled time on P = 4,096 units")
+    press(page, "select[name=units]", "ArrowDown")
+    more = wait_redrawn(page, model)
+    check(model, more, "P = 16,384 units")
+    want = api.call("parallel-steps", {"view": "model", "units": "16384", "max_tokens": 300})["rows"][-1]
+    assert f"self-attention is faster from P = {want['crossover_units']:,} on" in more["words"]
     press(page, "input[name=hidden]", "ArrowLeft")
-    narrower = wait_redrawn(page, after)
-    check(after, narrower, "width d = 48")
+    narrower = wait_redrawn(page, more)
+    check(more, narrower, "width d = 48")
 
 
 def test_bahdanau_alignment_names_the_new_sentence(page, server):

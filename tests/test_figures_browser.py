@@ -110,16 +110,85 @@ def test_a_malformed_file_shows_its_line_and_keeps_the_vectors(page, server, tmp
     assert "toy corpus" in page.locator(f"{EMB} .analogy-source").text_content()
 
 
-def test_parallel_figure_shows_build_timings_then_browser_timings(page, server):
+def par_rows(page):
+    return [r.locator("td").all_text_contents() for r in page.locator(f"{PAR} table.steps-table tbody tr").all()]
+
+
+def par_drawn(page):
+    return json.loads(page.get_attribute(PAR, "data-drawn"))
+
+
+def wait_par(page, **want):
+    page.wait_for_function(f"""(want) => {{
+        const drawn = JSON.parse(document.querySelector('{PAR}').dataset.drawn);
+        return Object.entries(want).every(([k, v]) => drawn[k] === v);
+    }}""", arg=want, timeout=120_000)
+
+
+def test_parallel_figure_counts_n_steps_against_one_without_timing(make_context, server):
+    # The default view is drawn from the build's JSON, with Python blocked: steps, not times.
+    context, _ = make_context()
+    context.route("**/vendor/pyodide/**", lambda route: route.abort())
+    page = context.new_page()
     open_figure(page, server, PAR)
-    table = page.locator(f"{PAR} table.steps-table")
-    assert "on the machine that built this site (CPython)" in page.locator(f"{PAR} .steps-where").text_content()
-    last = table.locator("tbody tr").last.locator("td").all_text_contents()
-    assert last[:3] == ["1000", "1000", "1"]
+    heads = page.locator(f"{PAR} table.steps-table thead th").all_text_contents()
+    assert heads == ["N", "RNN steps", "self-attention steps"]
+    rows = par_rows(page)
+    assert [r[0] for r in rows][-1] == "1,000" and rows[-1] == ["1,000", "1,000", "1"]
+    assert all(r[1] == r[0] and r[2] == "1" for r in rows)
+    words = page.locator(f"{PAR} .lab-words").text_content()
+    assert "the RNN layer needs 1,000 steps one after another and one self-attention layer 1" in words
+    assert " ms" not in words and "Measured" not in words
+    assert page.locator(f"{PAR} .lab-chart svg .axis-label").all_text_contents()[1] == "steps one after another"
+    # The settings this view does not use are switched off; the measure button is not offered.
+    for name in ["units", "hidden", "repeats"]:
+        assert page.locator(f"{PAR} [name={name}]").is_disabled()
+    assert page.locator(f"{PAR} [name=max_tokens]").is_enabled()
+    assert page.locator(f"{PAR} .steps-measure").is_hidden()
+
+
+def test_parallel_units_chosen_by_keyboard_change_the_modelled_times(page, server):
+    open_figure(page, server, PAR)
+    page.locator(f"{PAR} select[name=view]").focus()
+    page.keyboard.press("ArrowDown")
+    wait_par(page, view="model")
+    assert page.locator(f"{PAR} [name=units]").is_enabled() and page.locator(f"{PAR} [name=repeats]").is_disabled()
+    want = api.call("parallel-steps", {"view": "model"})
+    first = par_rows(page)
+    assert first[-1][:5] == [f"{want['rows'][-1][k]:,}" for k in ["tokens", "rnn_work", "attention_work", "rnn_ticks", "attention_ticks"]]
+    assert f"P = {want['rows'][-1]['crossover_units']:,}" in first[-1][5]
+
+    page.locator(f"{PAR} select[name=units]").focus()
+    page.keyboard.press("ArrowDown")  # 4,096 -> 16,384 units
+    page.keyboard.press("ArrowDown")  # -> 65,536
+    wait_par(page, view="model", units="65536")
+    assert "parallel-steps.units=65536" in page.url
+    more = api.call("parallel-steps", {"view": "model", "units": "65536"})["rows"][-1]
+    rows = par_rows(page)
+    assert rows[-1][3:5] == [f"{more['rnn_ticks']:,}", f"{more['attention_ticks']:,}"]
+    assert rows != first
+    # With 65,536 units attention has overtaken the RNN at N = 1000; with 4,096 it had not.
+    num = lambda text: int(text.replace(",", ""))  # noqa: E731
+    assert num(first[-1][4]) > num(first[-1][3]) and num(rows[-1][4]) < num(rows[-1][3])
+    assert "Modelled time on P = 65,536 units" in page.locator(f"{PAR} .lab-words").text_content()
+
+
+def test_parallel_measured_view_times_one_core_in_the_browser(page, server):
+    open_figure(page, server, PAR)
+    page.get_by_label("Show", exact=True).select_option("measured")
     page.get_by_label("Longest sequence N", exact=True).fill("300")
-    page.wait_for_function(f"() => document.querySelector('{PAR} .steps-where').textContent.includes('in your browser')",
-                           timeout=90_000)
-    rows = table.locator("tbody tr")
-    assert rows.count() == 5
-    assert rows.last.locator("td").all_text_contents()[:3] == ["200", "200", "1"]
-    assert json.loads(page.get_attribute(PAR, "data-drawn"))["max_tokens"] == 300
+    wait_par(page, view="measured", max_tokens=300)
+    where = page.locator(f"{PAR} .steps-where").text_content()
+    assert where.startswith("Measured in your browser (Pyodide), on a single core.") and "Self-attention is slower here" in where
+    heads = page.locator(f"{PAR} table.steps-table thead th").all_text_contents()
+    assert heads[3:5] == ["RNN ms", "self-attention ms"]
+    rows = par_rows(page)
+    assert [r[0] for r in rows] == ["10", "25", "50", "100", "200", "300"]
+    assert all(float(r[3]) >= 0 and float(r[4]) >= 0 for r in rows) and any(float(r[4]) > 0 for r in rows)
+    assert page.locator(f"{PAR} .lab-chart svg .axis-label").all_text_contents()[1] == "time on one core (ms, log scale)"
+    assert "Measured on one core in your browser (Pyodide)" in page.locator(f"{PAR} .lab-words").text_content()
+    assert page.locator(f"{PAR} [name=units]").is_disabled()
+    # Measuring again times again: the same settings, drawn anew.
+    page.evaluate(f"() => document.querySelector('{PAR}').dataset.drawn = '{{}}'")
+    page.get_by_role("button", name="Measure again").click()
+    wait_par(page, view="measured")
