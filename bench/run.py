@@ -63,7 +63,9 @@ def held_out_sentences(n: int) -> list[str]:
 # previous value, so that every change means a new drawing. The three example sentences of the
 # alignment lab are decoded once and then looked up (the built-in models are fixed), so that lab
 # is also driven with typed sentences, each new: that row is what decoding costs. A key other
-# than a lab's name says which lab it drives.
+# than a lab's name says which lab it drives; "query" opens the page with settings in its URL and
+# "drawn" names the settings to wait for before the first change. parallel-steps opens on its
+# step counts (N drives Python there too), and its modelled view is driven by the number of units.
 def lab_changes() -> dict:
     new_sentences = held_out_sentences(2 * CHANGES + 1)
     return {
@@ -71,6 +73,9 @@ def lab_changes() -> dict:
                          "values": [round(0.8 + 0.01 * i, 2) for i in range(20)]},
         "embedding-analogy": {"control": "select[name=analogy]", "event": "change", "values": "options"},
         "parallel-steps": {"control": "input[name=max_tokens]", "event": "input", "values": [900, 1000]},
+        "parallel-steps, modelled time on P units": {"lab": "parallel-steps", "query": "?parallel-steps.view=model",
+                                                     "drawn": {"view": "model"}, "control": "select[name=units]",
+                                                     "event": "change", "values": "options"},
         "bahdanau-alignment": {"control": "select[name=sentence]", "event": "change", "values": "options"},
         "bahdanau-alignment, new typed sentences": {"lab": "bahdanau-alignment", "control": ".composer input",
                                                      "event": "enter", "values": new_sentences},
@@ -196,8 +201,13 @@ def redraws(browser, origin: str, key: str, changes: dict) -> dict[str, list[flo
     lab = spec.get("lab", key)
     ctx = browser.new_context()
     page = ctx.new_page()
-    page.goto(f"{origin}/embed/{lab}/")
+    page.goto(f"{origin}/embed/{lab}/{spec.get('query', '')}")
     page.wait_for_selector(f'figure[data-lab="{lab}"][data-drawn]')
+    if "drawn" in spec:  # the settings from the URL are computed by Python before anything is timed
+        page.wait_for_function("""([lab, want]) => {
+            const drawn = JSON.parse(document.querySelector(`figure[data-lab="${lab}"]`).dataset.drawn);
+            return Object.entries(want).every(([k, v]) => drawn[k] === v);
+        }""", arg=[lab, spec["drawn"]], timeout=120_000)
     values = first_value(changes, page, key)
     call = lambda v: page.evaluate(CHANGE, {"lab": lab, "control": spec["control"], "event": spec["event"], "value": v})  # noqa: E731
     call(values[0])  # boots Python and fetches what the lab needs
