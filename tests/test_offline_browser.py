@@ -36,7 +36,7 @@ def test_the_site_works_offline_after_storing_it(make_context, server):
         "() => [...document.querySelectorAll('div.mermaid')].some(d => d.shadowRoot && d.shadowRoot.querySelector('svg'))",
         timeout=60_000)
     # Every lab answers from Python in the worker, offline.
-    for lab, params in [("rnn-gradient", {"steps": 10}), ("embedding-analogy", None), ("parallel-steps", {"max_tokens": 100, "repeats": 1}),
+    for lab, params in [("rnn-gradient", {"steps": 10}), ("embedding-analogy", None), ("parallel-steps", {"view": "model", "max_tokens": 100}),
                         ("bahdanau-alignment", {"text": "the cat sleeps"}), ("bottleneck", {"text": "a dog runs"}),
                         ("python-run", {"code": "1 + 1"}), ("spectral-norm", {"n": 3})]:
         if lab == "embedding-analogy":
