@@ -1,10 +1,11 @@
 """Encoder-decoder GRU for toy translation, with and without Bahdanau attention (sections 5.5-5.6).
 
-Encoder: a bidirectional GRU over the source; annotation h_j = [fwd_j ; bwd_j]. Decoder: a GRU
-started at s_0 = tanh([fwd_last ; bwd_first] W_init + b_init).
-  attention=False (Sutskever et al. 2014): decoder input y_{i-1}, logits = s_i W_out + b_out.
-  attention=True  (Bahdanau et al. 2015):  e_ij = v^T tanh(s_{i-1} W_a + h_j U_a), alpha_i = softmax_j(e_i),
-      c_i = sum_j alpha_ij h_j, decoder input [y_{i-1} ; c_i], logits = [s_i ; c_i ; y_{i-1}] W_out + b_out.
+Encoder: a bidirectional GRU over the source; annotation h_j = [fwd_j ; bwd_j], summary
+c = [fwd_last ; bwd_first]. Decoder: a GRU started at s_0 = tanh(c W_init + b_init), with input
+[y_{i-1} ; c_i] and logits = [s_i ; c_i ; y_{i-1}] W_out + b_out. The two models differ only in c_i:
+  attention=False (RNNencdec, Cho et al. 2014): c_i = c, the same fixed summary at every step;
+  attention=True  (RNNsearch, Bahdanau et al. 2015): e_ij = v^T tanh(s_{i-1} W_a + h_j U_a),
+      alpha_i = softmax_j(e_i), c_i = sum_j alpha_ij h_j.
 The loss is the mean cross-entropy over the real (non-PAD) target tokens; backward is written by hand.
 
 Shapes: B batch, M source length, N target length, E embedding size, H hidden size (per encoder
@@ -27,7 +28,7 @@ def sigmoid(x):
 
 def param_shapes(src_vocab, tgt_vocab, emb, hidden, attention):
     """Name -> shape, in the fixed order the random draws are made."""
-    H, ctx = hidden, (2 * hidden if attention else 0)
+    H, ctx = hidden, 2 * hidden
     shapes = {
         "E_src": (src_vocab, emb), "E_tgt": (tgt_vocab, emb),
         "W_f": (emb, 3 * H), "U_f": (H, 3 * H), "b_f": (3 * H,),      # encoder, forward direction
@@ -37,15 +38,16 @@ def param_shapes(src_vocab, tgt_vocab, emb, hidden, attention):
     }
     if attention:
         shapes.update({"W_a": (H, H), "U_a": (2 * H, H), "v_a": (H,)})
-    shapes.update({"W_out": (H + ctx + (emb if attention else 0), tgt_vocab), "b_out": (tgt_vocab,)})
+    shapes.update({"W_out": (H + ctx + emb, tgt_vocab), "b_out": (tgt_vocab,)})
     return shapes
 
 
 def init_params(src_vocab: int, tgt_vocab: int, emb: int, hidden: int, attention: bool,
-                seed: int) -> dict[str, np.ndarray]:
-    """Weights uniform in [-0.1, 0.1] (as Sutskever et al. used +-0.08), biases zero."""
+                seed: int, dtype=np.float64) -> dict[str, np.ndarray]:
+    """Weights uniform in [-0.1, 0.1] (as Sutskever et al. used +-0.08), biases zero. Every array
+    the model computes takes the parameters' dtype: float32 trains about twice as fast."""
     rng = np.random.default_rng(seed)
-    return {k: np.zeros(s) if k.startswith("b_") else rng.uniform(-0.1, 0.1, size=s)
+    return {k: (np.zeros(s) if k.startswith("b_") else rng.uniform(-0.1, 0.1, size=s)).astype(dtype)
             for k, s in param_shapes(src_vocab, tgt_vocab, emb, hidden, attention).items()}
 
 
@@ -83,7 +85,7 @@ def gru_forward(xw, mask, U, h0, reverse):
     unchanged, so a right-padded sequence read backwards starts at its last real token.
     Returns states hs (T,B,H) and the cache for gru_backward."""
     T, B, H = xw.shape[0], h0.shape[0], h0.shape[1]
-    hs, hp, z, r, n = (np.empty((T, B, H)) for _ in range(5))
+    hs, hp, z, r, n = (np.empty((T, B, H), xw.dtype) for _ in range(5))
     h = h0
     for t in (range(T - 1, -1, -1) if reverse else range(T)):
         hp[t] = h
@@ -96,7 +98,7 @@ def gru_backward(dhs, U, cache):
     """dhs (T,B,H) = dL/dhs from outside the recurrence -> dL/dxw (T,B,3H), dL/dU, dL/dh0 (B,H)."""
     c = cache
     T = dhs.shape[0]
-    dxw = np.empty(dhs.shape[:2] + (U.shape[1],))
+    dxw = np.empty(dhs.shape[:2] + (U.shape[1],), dhs.dtype)
     dh = np.zeros_like(dhs[0])
     for t in (range(T) if c["reverse"] else range(T - 1, -1, -1)):
         dh = dh + dhs[t]
@@ -117,7 +119,7 @@ def encode(params, src):
     mask = (src_t != PAD)[:, :, None]                # (M,B,1)
     X = p["E_src"][src_t]                            # (M,B,E)
     B, H = src_t.shape[1], p["U_f"].shape[0]
-    h0 = np.zeros((B, H))
+    h0 = np.zeros((B, H), X.dtype)
     fwd, cf = gru_forward(X @ p["W_f"] + p["b_f"], mask, p["U_f"], h0, reverse=False)
     bwd, cb = gru_forward(X @ p["W_b"] + p["b_b"], mask, p["U_b"], h0, reverse=True)
     ann = np.ascontiguousarray(np.concatenate([fwd, bwd], axis=2).transpose(1, 0, 2))
@@ -127,14 +129,15 @@ def encode(params, src):
     return ann, s0, {"X": X, "src_t": src_t, "mask": mask, "cf": cf, "cb": cb, "ends": ends, "s0": s0}
 
 
-def encode_backward(params, enc, dann, ds0, grads):
-    """Adds the encoder's gradients to grads, given dL/dannotations (B,M,2H) and dL/ds0 (B,H)."""
+def encode_backward(params, enc, dann, ds0, dsummary, grads):
+    """Adds the encoder's gradients to grads, given dL/dannotations (B,M,2H), dL/ds0 (B,H) and
+    dL/dc (B,2H) for the summary c the decoder read directly."""
     p = params
     H = p["U_f"].shape[0]
     da = ds0 * (1.0 - enc["s0"] ** 2)
     grads["W_init"] = enc["ends"].T @ da
     grads["b_init"] = da.sum(0)
-    dends = da @ p["W_init"].T
+    dends = da @ p["W_init"].T + dsummary
     dann_t = dann.transpose(1, 0, 2)                 # (M,B,2H)
     dfwd, dbwd = dann_t[..., :H].copy(), dann_t[..., H:].copy()
     dfwd[-1] += dends[:, :H]
@@ -168,19 +171,24 @@ def context(alpha, ann):
 
 # --- decoder ---------------------------------------------------------------------------------
 
-def decode(params, Y, s0, ann, src_mask, attention):
-    """Teacher-forced decoder. Y (N,B,E) input embeddings -> logits (N,B,V) and the decoder cache."""
+def decode(params, Y, s0, ann, src_mask, summary, attention):
+    """Teacher-forced decoder. Y (N,B,E) input embeddings, summary c (B,2H) -> logits (N,B,V) and the
+    decoder cache."""
     p = params
     N, B, E = Y.shape
     if not attention:
-        S, cache = gru_forward(Y @ p["W_dec"] + p["b_dec"], np.ones((N, B, 1), bool), p["U_dec"], s0,
-                               reverse=False)
-        return S @ p["W_out"] + p["b_out"], {"gru": cache, "O": S}
+        # c_i = c for every i, so its share of the GRU input is computed once
+        xw = Y @ p["W_dec"][:E] + p["b_dec"] + summary @ p["W_dec"][E:]
+        S, cache = gru_forward(xw, np.ones((N, B, 1), bool), p["U_dec"], s0, reverse=False)
+        C = np.broadcast_to(summary, (N,) + summary.shape)
+        O = np.concatenate([S, C, Y], axis=2)
+        return O @ p["W_out"] + p["b_out"], {"gru": cache, "O": O, "C": C}
     M, H = src_mask.shape[1], s0.shape[1]
     yw = Y @ p["W_dec"][:E] + p["b_dec"]             # the part of x W that does not wait for c_i
     annU = ann @ p["U_a"]                            # (B,M,A), once per batch
-    S, hp, z, r, n = (np.empty((N, B, H)) for _ in range(5))
-    C, alpha, act = np.empty((N, B, 2 * H)), np.empty((N, B, M)), np.empty((N, B, M, H))
+    f = Y.dtype
+    S, hp, z, r, n = (np.empty((N, B, H), f) for _ in range(5))
+    C, alpha, act = np.empty((N, B, 2 * H), f), np.empty((N, B, M), f), np.empty((N, B, M, H), f)
     s = s0
     for i in range(N):
         hp[i] = s
@@ -194,7 +202,8 @@ def decode(params, Y, s0, ann, src_mask, attention):
 
 
 def decode_backward(params, dec, dlogits, Y, ann, attention, grads):
-    """Adds the decoder's gradients to grads; returns dL/dY (N,B,E), dL/dann (B,M,2H), dL/ds0 (B,H)."""
+    """Adds the decoder's gradients to grads; returns dL/dY (N,B,E), dL/dann (B,M,2H), dL/ds0 (B,H)
+    and dL/dc (B,2H) for the fixed summary (zero with attention, which reads c only through s0)."""
     p = params
     N, B, E = Y.shape
     H = p["U_dec"].shape[0]
@@ -203,16 +212,19 @@ def decode_backward(params, dec, dlogits, Y, ann, attention, grads):
     grads["b_out"] = dlogits.sum((0, 1))
     dO = dlogits @ p["W_out"].T
     if not attention:
-        dxw, grads["U_dec"], ds0 = gru_backward(dO, p["U_dec"], dec["gru"])
-        grads["W_dec"] = Y.reshape(-1, E).T @ dxw.reshape(-1, 3 * H)
+        dxw, grads["U_dec"], ds0 = gru_backward(np.ascontiguousarray(dO[..., :H]), p["U_dec"], dec["gru"])
+        grads["W_dec"] = np.concatenate([Y, dec["C"]], axis=2).reshape(-1, E + 2 * H).T @ dxw.reshape(-1, 3 * H)
         grads["b_dec"] = dxw.sum((0, 1))
-        return dxw @ p["W_dec"].T, np.zeros_like(ann), ds0
+        dsummary = (dO[..., H:3 * H] + dxw @ p["W_dec"][E:].T).sum(0)
+        dY = dxw @ p["W_dec"][:E].T + dO[..., 3 * H:]
+        return dY, np.zeros_like(ann), ds0, dsummary
     g, alpha, act = dec["gru"], dec["alpha"], dec["act"]
     W_c, W_a, v_a = p["W_dec"][E:], p["W_a"], p["v_a"]
-    dxw, dC = np.empty((N, B, 3 * H)), np.empty((N, B, 2 * H))
-    dsW, de = np.empty((N, B, H)), np.empty(alpha.shape)
-    dannU = np.zeros(ann.shape[:2] + (H,))
-    ds = np.zeros((B, H))
+    f = Y.dtype
+    dxw, dC = np.empty((N, B, 3 * H), f), np.empty((N, B, 2 * H), f)
+    dsW, de = np.empty((N, B, H), f), np.empty(alpha.shape, f)
+    dannU = np.zeros(ann.shape[:2] + (H,), f)
+    ds = np.zeros((B, H), f)
     for i in range(N - 1, -1, -1):
         # ds holds dL/ds_i from step i+1 (its GRU and its attention); add this step's logits
         dxw[i], ds = gru_step_backward(ds + dO[i, :, :H], g["hp"][i], g["z"][i], g["r"][i], g["n"][i],
@@ -233,7 +245,7 @@ def decode_backward(params, dec, dlogits, Y, ann, attention, grads):
     # c_i = alpha_i ann summed over steps i: (B,M,N) @ (B,N,2H)
     dann = alpha.transpose(1, 2, 0) @ dC.transpose(1, 0, 2) + dannU @ p["U_a"].T
     dY = dxw @ p["W_dec"][:E].T + dO[..., 3 * H:]
-    return dY, dann, ds
+    return dY, dann, ds, np.zeros_like(ann[:, 0])
 
 
 # --- model -----------------------------------------------------------------------------------
@@ -244,7 +256,7 @@ def forward(params, src, tgt_in, attention: bool) -> dict:
     src, tgt_in = np.asarray(src), np.asarray(tgt_in)
     ann, s0, enc = encode(params, src)
     Y = params["E_tgt"][tgt_in.T]                    # (N,B,E)
-    logits_t, dec = decode(params, Y, s0, ann, src != PAD, attention)
+    logits_t, dec = decode(params, Y, s0, ann, src != PAD, enc["ends"], attention)
     cache = {"enc": enc, "dec": dec, "ann": ann, "Y": Y, "tgt_in_t": tgt_in.T,
              "logits": logits_t.transpose(1, 0, 2)}
     if attention:
@@ -269,11 +281,11 @@ def loss_and_grads(params, src, tgt_in, tgt_out, attention: bool) -> tuple[float
     cache = forward(params, src, tgt_in, attention)
     loss, dlogits = cross_entropy(cache["logits"], np.asarray(tgt_out))
     grads = {}
-    dY, dann, ds0 = decode_backward(params, cache["dec"], dlogits.transpose(1, 0, 2), cache["Y"],
+    dY, dann, ds0, dsummary = decode_backward(params, cache["dec"], dlogits.transpose(1, 0, 2), cache["Y"],
                                     cache["ann"], attention, grads)
     grads["E_tgt"] = np.zeros_like(params["E_tgt"])
     np.add.at(grads["E_tgt"], cache["tgt_in_t"], dY)
-    encode_backward(params, cache["enc"], dann, ds0, grads)
+    encode_backward(params, cache["enc"], dann, ds0, dsummary, grads)
     return loss, {k: grads[k] for k in params}
 
 
@@ -317,7 +329,7 @@ def translate(params, src, attention: bool, bos: int, eos: int,
     src = np.asarray(src)
     B, M = src.shape
     E = p["E_tgt"].shape[1]
-    ann, s, _ = encode(p, src)
+    ann, s, enc = encode(p, src)
     if attention:
         annU = ann @ p["U_a"]
         weights = np.zeros((B, max_len, M))
@@ -334,8 +346,9 @@ def translate(params, src, attention: bool, bos: int, eos: int,
             o = np.concatenate([s, c, y_emb], axis=1)
             weights[:, i] = np.where(done[:, None], 0.0, alpha)
         else:
-            s = gru_step(y_emb @ p["W_dec"] + p["b_dec"], s, p["U_dec"])[0]
-            o = s
+            c = enc["ends"]
+            s = gru_step(y_emb @ p["W_dec"][:E] + p["b_dec"] + c @ p["W_dec"][E:], s, p["U_dec"])[0]
+            o = np.concatenate([s, c, y_emb], axis=1)
         y = np.where(done, PAD, np.argmax(o @ p["W_out"] + p["b_out"], axis=1))
         tokens[:, i] = y
         done |= y == eos
