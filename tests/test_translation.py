@@ -54,33 +54,104 @@ def test_examples_are_drawn_from_the_seeded_sample_only_as_far_as_needed():
     assert 6 <= len(ex["swap"]["en"]) <= 9 and ex["swap"] in pool
 
 
-def test_attention_model_translates_held_out_sentences(report):
-    buckets = report["attention"]["by_length"]
-    total = sum(b["n"] for b in buckets)
-    exact = sum(b["exact"] * b["n"] for b in buckets) / total
-    print(f"attention exact match {exact:.3f}; by length {[round(b['exact'], 3) for b in buckets]}")
-    assert exact >= 0.95
+def bands():
+    """The figure's data: both models on the held-out test sentences, by band of source length."""
+    return api.call("bottleneck")["bands"]
 
 
-def test_without_attention_quality_falls_with_length(report):
-    plain = report["plain"]["by_length"]
-    attention = report["attention"]["by_length"]
-    print("without attention, by length:", [(b["lo"], round(b["exact"], 3), round(b["tokens"], 3)) for b in plain])
-    assert plain[-1]["tokens"] < plain[0]["tokens"] - 0.2
-    assert plain[-1]["exact"] < attention[-1]["exact"] - 0.5
-    # The budgets are step counts (the seconds taken depend on the machine and its load).
-    assert report["plain"]["steps"] >= 8 * report["attention"]["steps"]
+def exact_over(rows, key, lo=0, hi=999):
+    """Exact match of one model over the bands inside [lo, hi], weighted by their sentences."""
+    inside = [b for b in rows if b["lo"] >= lo and b["hi"] <= hi]
+    return sum(b[key] * b["n"] for b in inside) / sum(b["n"] for b in inside)
+
+
+def show(rows):
+    for b in rows:
+        print(f"{b['lo']:>2}-{b['hi']:<2} n={b['n']:>3}  exact {b['attention']:.2f} / {b['plain']:.2f}  "
+              f"BLEU {b['attention_bleu']:6.2f} / {b['plain_bleu']:6.2f}")
+
+
+def test_the_curve_has_a_point_every_three_words_from_the_shortest_to_past_forty(report):
+    rows = bands()
+    assert [(b["lo"], b["hi"]) for b in rows] == [(lo, lo + 2) for lo in range(3, 43, 3)]
+    per_band = report["settings"]["test_per_band"]
+    assert all(b["n"] == per_band for b in rows) and report["test_sentences"] == per_band * len(rows)
+
+
+def test_held_out_sentences_are_never_training_sentences():
+    train = tr.training_set()
+    seen = {tuple(p["en"]) for p in train}
+    test = tr.test_set()
+    assert not seen & {tuple(p["en"]) for p in test}
+    assert len({tuple(p["en"]) for p in test}) == len(test)
+    validation = tr.validation_set()
+    assert not seen & {tuple(p["en"]) for p in validation}
+    assert not {tuple(p["en"]) for p in validation} & {tuple(p["en"]) for p in test}
+    # without the exclusion, short test sentences would be training sentences
+    assert seen & {tuple(p["en"]) for p in tr.held_out(30, tr.DEFAULT_SETTINGS["test_seed"])}
+
+
+def test_attention_translates_at_every_length_up_to_forty_words(report):
+    rows = bands()
+    show(rows)
+    for b in rows:
+        if b["lo"] <= 40:
+            assert b["attention"] >= 0.95, f"{b['lo']}-{b['hi']} words: {b['attention']:.2f}"
+            assert b["attention_bleu"] >= 95.0
+
+
+def test_without_attention_short_sentences_work_and_long_ones_fail(report):
+    rows = bands()
+    show(rows)
+    assert exact_over(rows, "plain", hi=8) >= 0.80
+    assert exact_over(rows, "plain", lo=24) <= 0.20  # the bands from 24-26 words on: 25 words or more
+    # it falls as sentences grow: each band at most a little above the one before, and a long way overall
+    exact = [b["plain"] for b in rows]
+    assert all(b <= a + 0.05 for a, b in zip(exact, exact[1:])), exact
+    bleu = [b["plain_bleu"] for b in rows]
+    assert bleu[0] - bleu[-1] >= 40 and all(b <= a + 5 for a, b in zip(bleu, bleu[1:])), bleu
+
+
+def test_both_models_had_the_same_data_and_the_plain_one_more_steps(report):
+    t = api.call("bottleneck")["training"]
+    assert t["plain"]["steps"] >= 2 * t["attention"]["steps"]
+    assert t["plain"]["curriculum"] and t["attention"]["curriculum"]
+    s = report["settings"]
+    assert s["train_pairs"] == t["pairs"] and report["plain"]["final_loss"] < 1.0
 
 
 def test_attention_aligns_with_the_gold_links(report):
     a = report["alignment"]
     print(f"AER {a['aer']:.4f}; by class {a['hit_rate_by_class']}; swaps crossed {a['swap_crossing_rate']:.3f} "
           f"of {a['swaps']}; head nouns {a['head_noun_rate']:.3f} of {a['head_nouns']}")
-    for cls in ("noun", "adj", "verb"):
+    for cls in ("noun", "verb", "prep", "conj"):
         assert a["hit_rate_by_class"][cls] >= 0.95
+    # Adjectives: the one swapped with its noun crosses (the figure's claim); the middle word of an
+    # institution name may draw its weight from its neighbour, whose encoder state also carries it.
+    assert a["hit_rate_by_class"]["adj"] >= 0.9
     assert a["swap_crossing_rate"] >= 0.95
-    assert a["head_noun_rate"] >= 0.8
-    assert a["aer"] < 0.1
+    assert a["head_noun_rate"] >= 0.95
+    assert a["aer"] < 0.15
+
+
+def test_the_swap_example_shows_crossing_lines(report):
+    """Figure 5.4's default sentence: each French adjective that follows its noun attends to an
+    English word to the left of the one its noun attends to."""
+    out = api.call("bahdanau-alignment", {"sentence": "swap"})
+    w = np.array(out["weights"])[:len(out["reference"])]
+    gold = dict(out["gold"])
+    pairs = [(i, i + 1) for i in range(len(out["reference"]) - 1) if gold[i + 1] < gold[i]]
+    assert pairs, "the swap example has no swapped adjective"
+    for noun, adj in pairs:
+        assert w[adj].argmax() == gold[adj] < w[noun].argmax() == gold[noun]
+
+
+def test_zone_attends_to_area(report):
+    out = api.call("bahdanau-alignment", {"text": "the european economic area sees a small dog"})
+    assert out["output"][:4] == ["la", "zone", "economique", "europeenne"]
+    w = np.array(out["weights"])
+    assert out["source"][w[out["output"].index("zone")].argmax()] == "area"
+    assert out["source"][w[out["output"].index("europeenne")].argmax()] == "european"
 
 
 def test_alignment_lab_returns_a_weight_grid(report):
@@ -105,11 +176,10 @@ def test_composed_sentences_translate_and_unknown_words_are_named(report):
 
 def test_bottleneck_lab_compares_both_models(report):
     out = api.call("bottleneck")
-    assert [b["lo"] for b in out["buckets"]] == [3, 11, 21, 31]
     c = out["comparison"]
-    assert len(c["source"]) >= 28 and c["attention"] == c["reference"]
+    assert len(c["source"]) >= 28 and c["attention"] == c["reference"] and c["plain"] != c["reference"]
     mine = api.call("bottleneck", {"text": "the cat sleeps"})
-    assert mine["comparison"]["attention"] == ["le", "chat", "dort"]
+    assert mine["comparison"]["attention"] == ["le", "chat", "dort"] == mine["comparison"]["plain"]
 
 
 def test_built_in_translations_are_decoded_once_per_sentence_and_again_for_new_weights(report, monkeypatch, tmp_path):

@@ -22,10 +22,12 @@ def weights_path(name: str) -> Path:
     return HERE / f"{name}.npz"
 
 
-def save(models: dict, report: dict, stamp: str) -> None:
+def save_weights(name: str, params: dict) -> None:
     HERE.mkdir(exist_ok=True)
-    for name, params in models.items():
-        np.savez_compressed(weights_path(name), **{k: v.astype(np.float32) for k, v in params.items()})
+    np.savez_compressed(weights_path(name), **{k: v.astype(np.float32) for k, v in params.items()})
+
+
+def save_report(report: dict, stamp: str) -> None:
     (HERE / "report.json").write_text(json.dumps(report))
     (HERE / "stamp").write_text(stamp)
 
