@@ -113,4 +113,4 @@ def test_bottleneck_names_the_sentence_typed(page, server):
     # describes what the figure shows now does, with both translations.
     check(before, after, f'"{sentence}" becomes "{" ".join(want["attention"])}" with attention '
                          f'and "{" ".join(want["plain"])}" without', chart=False)
-    assert after["label"].startswith("Accuracy by sentence length.")
+    assert after["label"].startswith("Line chart of exact match against source length.")

@@ -27,8 +27,33 @@ def test_heatmap_and_bottleneck_paint_from_build_json_without_pyodide(make_conte
     assert table.locator("tbody tr").count() == len(want["output"])
     assert table.locator("tbody tr").first.locator("td").first.text_content() == f"{want['weights'][0][0]:.3f}"
     open_figure(page, server, BOTTLE)
-    assert page.locator(f"{BOTTLE} table.steps-table tbody tr").count() == 4
     assert "Without attention" in page.locator(f"{BOTTLE} .bottleneck-compare").text_content()
+
+
+def test_bottleneck_draws_both_measures_per_band_with_the_sentences_behind_each(make_context, server):
+    context, _ = make_context()
+    context.route("**/vendor/pyodide/**", lambda route: route.abort())
+    page = context.new_page()
+    open_figure(page, server, BOTTLE)
+    bands = api.call("bottleneck")["bands"]
+    charts = page.locator(f"{BOTTLE} svg.steps-chart")
+    assert charts.count() == 2
+    for i, label in enumerate(["exact match", "BLEU"]):
+        chart = charts.nth(i)
+        assert chart.locator(".axis-label").nth(1).text_content() == label
+        for series in ("series-measured", "series-bound"):  # one marker per band for each model
+            assert chart.locator(f"g.{series} path").count() == len(bands)
+    rows = page.locator(f"{BOTTLE} table.steps-table tbody tr")
+    assert rows.count() == len(bands)
+    first, last = bands[0], bands[-1]
+    cells = rows.first.locator("td").all_text_contents()
+    assert cells[:2] == [f"{first['lo']}–{first['hi']} words", str(first["n"])]
+    assert cells[5] == f"{first['plain_bleu']:.1f}"
+    assert rows.last.locator("td").all_text_contents()[3] == f"{round(last['plain'] * 100)}%"
+    # the text alternative names every band with its sentence count
+    words = page.locator(f"{BOTTLE} .lab-words").text_content()
+    assert all(f"{b['lo']}–{b['hi']} words ({b['n']} sentences)" in words for b in bands)
+    assert "never used in training or to choose settings" in page.locator(f"{BOTTLE} .bottleneck-budget").text_content()
 
 
 def test_cells_read_out_by_keyboard_and_gold_overlay(page, server):
