@@ -1,15 +1,15 @@
 // Page entry: Material's document$ fires on the first load and after every instant navigation,
 // so everything that decorates a page is (re)mounted from here.
-import { renderMath } from "./math.js";
-import { startEmbedResize } from "./embed.js";
-import { mountExercises } from "./exercises.js";
-import { mountExplainers } from "./explainers.js";
-import { mountLabs } from "./lab.js";
-import { mountOfflineControl } from "./offline.js";
-import { mountPythonChecks } from "./python-check.js";
-import { connectLms } from "./scorm.js";
-import { mountScratchCells } from "./scratch.js";
-import { python } from "./pyclient.js";
+import { renderMath } from "./page/math.js";
+import { startEmbedResize } from "./lms/embed.js";
+import { mountExercises } from "./practice/exercises.js";
+import { mountExplainers } from "./page/explainers.js";
+import { mountLabs } from "./labs/lab.js";
+import { mountOfflineControl } from "./offline/offline.js";
+import { mountPythonChecks } from "./runtime/python-check.js";
+import { connectLms } from "./lms/scorm.js";
+import { mountScratchCells } from "./practice/scratch.js";
+import { python } from "./runtime/pyclient.js";
 
 function onPage() {
   renderMath(document).then(() => mountExplainers(document));

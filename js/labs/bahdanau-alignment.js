@@ -1,8 +1,8 @@
 // bahdanau-alignment: a held-out or composed sentence, translated by the attention model, with
 // its weights as a heat map, the gold alignment on request, and the weights as a data table.
 import { format } from "d3";
-import { translationModel } from "../models-state.js";
-import { createTrainPanel } from "../train-panel.js";
+import { translationModel } from "./models-state.js";
+import { createTrainPanel } from "./train-panel.js";
 import { createHeatmap } from "../views/heatmap.js";
 import { el } from "../dom.js";
 

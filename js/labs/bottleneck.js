@@ -2,7 +2,7 @@
 // time on held-out sentences, exact match and BLEU per band of lengths), and both models'
 // translations of a sentence side by side.
 import { format } from "d3";
-import { translationModel } from "../models-state.js";
+import { translationModel } from "./models-state.js";
 import { createLengthChart } from "../views/length-chart.js";
 import { composer } from "./bahdanau-alignment.js";
 import { el } from "../dom.js";

@@ -1,6 +1,6 @@
 // embedding-analogy: predict where the copied arrow ends, reveal it with its nearest words,
 // and swap the vectors for ones retrained in the browser or read from the reader's own file.
-import { createTrainPanel } from "../train-panel.js";
+import { createTrainPanel } from "./train-panel.js";
 import { createAnalogyPlot } from "../views/analogy-plot.js";
 import { el } from "../dom.js";
 

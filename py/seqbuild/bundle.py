@@ -4,16 +4,19 @@ import zipfile
 from pathlib import Path
 
 # Module entry points bundled as ES modules; the Mermaid stub must be a classic script
-# because it has to define window.mermaid before Material's bundle looks for it.
-ESM_ENTRIES = ["main.js", "worker.js"]
-CLASSIC_ENTRIES = ["mermaid-stub.js", "embed-host.js"]
+# because it has to define window.mermaid before Material's bundle looks for it. Sources are
+# grouped by concern under js/; the bundles sit side by side in assets/js/ (the worker, KaTeX
+# and the vendored files are found relative to them).
+ESM_ENTRIES = ["main.js", "runtime/worker.js"]
+CLASSIC_ENTRIES = ["page/mermaid-stub.js", "lms/embed-host.js"]
 
 
 def esbuild(root: Path, entries: list[str], fmt: str, out: Path) -> None:
     exe = root / "node_modules" / ".bin" / "esbuild"
     subprocess.run(
         [str(exe), *[str(root / "js" / e) for e in entries], "--bundle", f"--format={fmt}",
-         "--minify", "--sourcemap", "--target=es2020", "--log-level=warning", f"--outdir={out}"],
+         "--minify", "--sourcemap", "--target=es2020", "--log-level=warning", "--entry-names=[name]",
+         f"--outdir={out}"],
         check=True)
 
 

@@ -1,7 +1,7 @@
 """Equations rendered at build time: each page's arithmatex spans become KaTeX HTML + MathML.
 
 One Node call per page renders whatever is not cached yet; the page then needs only KaTeX's
-CSS and fonts, which it links. js/math.js still renders any span left unrendered.
+CSS and fonts, which it links. js/page/math.js still renders any span left unrendered.
 """
 import html
 import json

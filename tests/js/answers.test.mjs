@@ -1,7 +1,7 @@
 // node --test: the answer parser over a table of what learners type, good, bad and hostile.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { parseNumber, withinTolerance } from "../../js/answers.js";
+import { parseNumber, withinTolerance } from "../../js/practice/answers.js";
 
 const GOOD = [
   ["0.0015", 0.0015], [" 0.0015 ", 0.0015], ["0.00150", 0.0015], ["1.5e-3", 0.0015], ["1.5E-3", 0.0015],

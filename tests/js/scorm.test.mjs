@@ -1,7 +1,7 @@
 // node --test: suspend data stays within SCORM 1.2's 4,096 characters and round-trips.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { packState, unpackState } from "../../js/scorm.js";
+import { packState, unpackState } from "../../js/lms/scorm.js";
 
 test("long answers are shortened until the state fits", () => {
   const exercises = {};

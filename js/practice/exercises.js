@@ -4,8 +4,8 @@
 // .value or .textContent, never as HTML.
 import { parseNumber, withinTolerance } from "./answers.js";
 import { progress } from "./progress-store.js";
-import { reportToLms } from "./scorm.js";
-import { el } from "./dom.js";
+import { recordInteraction, reportToLms } from "../lms/scorm.js";
+import { el } from "../dom.js";
 
 let uid = 0;
 
@@ -38,6 +38,7 @@ function numericExercise(box, id) {
     feedback.textContent = text;
   };
   if (saved.correct) show("correct", "✓ Correct: you solved this one before.");
+  let since = performance.now();  // the latency of an attempt runs from the previous one
 
   form.addEventListener("submit", (event) => {
     event.preventDefault();
@@ -52,6 +53,8 @@ function numericExercise(box, id) {
     const correct = parsed.every((p, k) => withinTolerance(p.value, answers[k], tolerances[k] ?? 0));
     const attempts = progress.get(id).attempts + 1;
     progress.update(id, { attempts, correct: correct || progress.get(id).correct, inputs: values });
+    recordInteraction({ id, type: "numeric", response: values.join(" "), correct, latencyMs: performance.now() - since });
+    since = performance.now();
     if (correct) {
       show("correct", "✓ Correct.");
       hint.hidden = true;

@@ -2,7 +2,7 @@
 // opener's), report exercise progress and score, keep the learner's answers in suspend_data,
 // commit, and terminate when the page goes away. A cross-origin parent or no LMS at all is
 // the ordinary case and never throws: the module then works as the plain site does.
-import { progress } from "./progress-store.js";
+import { progress } from "../practice/progress-store.js";
 
 const SUSPEND_LIMIT = 4000;  // SCORM 1.2 allows 4,096 characters; keep a margin
 
@@ -109,5 +109,39 @@ export function reportToLms({ done, total }) {
     set("cmi.success_status", complete ? "passed" : "unknown");
   }
   set("cmi.suspend_data", packState(progress.all()));
+  call("commit", "");
+}
+
+// One attempt at an exercise, as one SCORM interaction: {id, type: "numeric" | "code", response,
+// correct, latencyMs}. SCORM 1.2 has no "other" type, so code is a "performance" there.
+const RESPONSE_LIMIT = { "1.2": 255, "2004": 4000 };
+
+const clock = (ms) => {
+  const s = Math.max(0, ms) / 1000;
+  const pad = (n, w = 2) => String(Math.floor(n)).padStart(w, "0");
+  return { h: pad(s / 3600, 4), m: pad((s / 60) % 60), s: pad(s % 60), cs: pad((s * 100) % 100) };
+};
+
+export function recordInteraction({ id, type, response, correct, latencyMs = 0 }) {
+  if (!lms) return;
+  const n = Number(call("get", "cmi.interactions._count")) || 0;
+  const key = (field) => `cmi.interactions.${n}.${field}`;
+  const set = (field, value) => call("set", key(field), String(value));
+  const text = String(response).slice(0, RESPONSE_LIMIT[lms.version]);
+  const t = clock(latencyMs);
+  set("id", id);
+  if (lms.version === "1.2") {
+    set("type", type === "numeric" ? "numeric" : "performance");
+    set("student_response", text);
+    set("result", correct ? "correct" : "wrong");
+    set("time", new Date().toTimeString().slice(0, 8));
+    set("latency", `${t.h}:${t.m}:${t.s}.${t.cs}`);
+  } else {
+    set("type", type === "numeric" ? "numeric" : "other");
+    set("timestamp", new Date().toISOString().slice(0, 19));
+    set("learner_response", text);
+    set("result", correct ? "correct" : "incorrect");
+    set("latency", `PT${(Math.max(0, latencyMs) / 1000).toFixed(2)}S`);
+  }
   call("commit", "");
 }

@@ -2,16 +2,16 @@
 // keeps the URL in step, boots Python on first interaction (or when idle and visible), and
 // redraws with the newest result, dropping stale ones.
 import { buildControls } from "./controls.js";
-import { el } from "./dom.js";
-import { python } from "./pyclient.js";
+import { el } from "../dom.js";
+import { python } from "../runtime/pyclient.js";
 import { defaults } from "./schema.js";
-import { buildStatus } from "./status.js";
+import { buildStatus } from "../runtime/status.js";
 import { readLabState, writeLabState } from "./urlstate.js";
-import * as bahdanauAlignment from "./labs/bahdanau-alignment.js";
-import * as bottleneck from "./labs/bottleneck.js";
-import * as embeddingAnalogy from "./labs/embedding-analogy.js";
-import * as parallelSteps from "./labs/parallel-steps.js";
-import * as rnnGradient from "./labs/rnn-gradient.js";
+import * as bahdanauAlignment from "./bahdanau-alignment.js";
+import * as bottleneck from "./bottleneck.js";
+import * as embeddingAnalogy from "./embedding-analogy.js";
+import * as parallelSteps from "./parallel-steps.js";
+import * as rnnGradient from "./rnn-gradient.js";
 
 const VIEWS = {
   "rnn-gradient": rnnGradient,

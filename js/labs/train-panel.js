@@ -2,7 +2,7 @@
 // fed by the worker's progress messages, and Cancel (which terminates the worker).
 import { buildControls } from "./controls.js";
 import { defaults } from "./schema.js";
-import { el } from "./dom.js";
+import { el } from "../dom.js";
 
 export function createTrainPanel(container, { legend, lab, schema, python, button = "Retrain", onDone }) {
   const panel = el("fieldset", { class: "lab-controls train-panel" });

@@ -1,23 +1,16 @@
-// Python scratch cells: a plain textarea (native, accessible, no editor library to load) whose
-// code runs in the same worker as the labs. A cell still running after 5 seconds is stopped by
-// terminating the worker; the next run, or any lab, starts a fresh one.
-import { python } from "./pyclient.js";
+// Python scratch cells: a code field whose code runs in the same worker as the labs. A cell
+// still running after 5 seconds is stopped by terminating the worker; the next run, or any lab,
+// starts a fresh one.
+import { python } from "../runtime/pyclient.js";
+import { mountCodeCell } from "./code-cell.js";
 
 const LIMIT_MS = 5000;
-let uid = 0;
 
 function mount(cell) {
   cell.dataset.mounted = "";
-  const id = `scratch-${++uid}`;
-  const label = document.createElement("label");
-  label.htmlFor = id;
-  label.textContent = "Python (numpy as np). Ctrl+Enter runs it.";
-  const area = document.createElement("textarea");
-  area.id = id;
-  area.className = "scratch__code";
-  area.spellcheck = false;
-  area.value = cell.dataset.code ?? "";
-  area.rows = Math.max(2, area.value.split("\n").length + 1);
+  const field = mountCodeCell(cell, {
+    code: cell.dataset.code ?? "", label: "Python (numpy as np). Ctrl+Enter runs it.", onRun: () => execute(),
+  });
   const run = document.createElement("button");
   run.type = "button";
   run.className = "md-button";
@@ -27,7 +20,7 @@ function mount(cell) {
   output.setAttribute("role", "status");
   output.setAttribute("aria-live", "polite");
   output.textContent = "Output appears here.";
-  cell.append(label, area, run, output);
+  cell.append(run, output);
 
   async function execute() {
     run.disabled = true;
@@ -38,7 +31,7 @@ function mount(cell) {
       await python.start();
       output.textContent = "Running…";
       timer = setTimeout(() => { stopped = true; python.cancel(); }, LIMIT_MS);
-      const out = await python.call("python-run", { code: area.value });
+      const out = await python.call("python-run", { code: field.value });
       const parts = [out.stdout, out.value ?? "", out.error ?? ""].filter(Boolean);
       output.textContent = parts.join(out.stdout.endsWith("\n") ? "" : "\n") || "(no output)";
       cell.dataset.state = out.error ? "error" : "ok";
@@ -53,12 +46,6 @@ function mount(cell) {
     }
   }
   run.addEventListener("click", execute);
-  area.addEventListener("keydown", (event) => {
-    if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
-      event.preventDefault();
-      execute();
-    }
-  });
 }
 
 export function mountScratchCells(root) {
