@@ -122,7 +122,10 @@ FOCUSED = r"""
   window.__a11yIds ??= new WeakMap();
   window.__a11yNext ??= 0;
   if (!__a11yIds.has(a)) __a11yIds.set(a, ++window.__a11yNext);
-  const cs = getComputedStyle(a);
+  // A CodeMirror editor is focused in its content element but ringed as a whole (the box with
+  // its line numbers is what a reader sees), so its ring is read from the editor.
+  const ringHost = a.matches(".cm-content") ? a.closest(".cm-editor") : a;
+  const cs = getComputedStyle(ringHost);
   const outline = cs.outlineStyle !== "none" && parseFloat(cs.outlineWidth) > 0;
   const shadow = cs.boxShadow !== "none";
   // Material's own controls may show focus on a neighbour: the palette switch on the label that
@@ -145,24 +148,26 @@ FOCUSED = r"""
     outline: outline ? `${cs.outlineStyle} ${cs.outlineWidth} ${cs.outlineColor}` : null,
     outlineStyle: cs.outlineStyle,
     outlineWidth: parseFloat(cs.outlineWidth),
-    ringContrast: ringColour ? a11y.ratio(a11y.over(ringColour, a11y.background(a)), a11y.background(a)) : null,
+    ringContrast: ringColour ? a11y.ratio(a11y.over(ringColour, a11y.background(ringHost)), a11y.background(ringHost)) : null,
     indicator: outline || shadow || Boolean(neighbour),
   };
 }
 """
 
 # Every control a keyboard user must be able to reach, found by a DOM query: inside the lab
-# figures, the exercises and their summary, the scratch cells, and the equation terms.
+# figures, the exercises and their summary, the scratch cells (textarea or code editor), and the
+# equation terms.
 INTERACTIVE = r"""
 () => {
   window.__a11yIds ??= new WeakMap();
   window.__a11yNext ??= 0;
   const roots = "figure[data-lab], .exercise, .exercise-summary, .scratch, .arithmatex[data-explained]";
-  const controls = "input, select, textarea, button, summary, a[href], [tabindex]";
+  const controls = "input, select, textarea, button, summary, a[href], [tabindex], [contenteditable=true]";
   const found = [];
   for (const root of document.querySelectorAll(roots)) {
     for (const el of root.querySelectorAll(controls)) {
-      if (el.disabled || el.tabIndex < 0 || el.closest("[hidden]") || el.closest("[inert]")) continue;
+      // (Chromium reports tabIndex -1 for a contenteditable element, which Tab does reach.)
+      if (el.disabled || (el.tabIndex < 0 && !el.isContentEditable) || el.closest("[hidden]") || el.closest("[inert]")) continue;
       if (!el.checkVisibility({ visibilityProperty: true })) continue;  // e.g. inside a closed <details>
       if (!__a11yIds.has(el)) __a11yIds.set(el, ++window.__a11yNext);
       found.push({ id: __a11yIds.get(el), what: a11y.name(el), tag: el.tagName.toLowerCase(), type: el.type ?? "",

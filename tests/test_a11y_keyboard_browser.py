@@ -2,7 +2,8 @@
 reaches every control of every figure, exercise, scratch cell and equation, each with a visible
 focus ring and in a steady order that Shift+Tab retraces; then the controls are operated with the
 keyboard alone: a slider redraws a lab, a select picks an option, a chart cursor moves, an
-exercise is answered and a scratch cell runs."""
+exercise is answered and a scratch cell runs. A scratch cell's code editor keeps Tab for
+indenting, so the walks leave it as its label says: Escape, then Tab (or Shift+Tab)."""
 import json
 
 import pytest
@@ -23,6 +24,12 @@ def open_page(page, server, path):
     if path == "module/":
         page.wait_for_selector(".exercise-summary")
         page.wait_for_selector(".scratch[data-mounted]")
+        # Every scratch cell's editor, loaded as each cell nears the viewport, so that the walks
+        # meet editors (not textareas being swapped for them) in a steady order.
+        for cell in page.locator(".scratch").all():
+            cell.scroll_into_view_if_needed()
+            cell.locator(".cm-editor").wait_for()
+        page.evaluate("() => window.scrollTo(0, 0)")
         page.wait_for_selector(".arithmatex[data-explained] .explainer__term")
         page.wait_for_function(
             "() => [...document.querySelectorAll('div.mermaid')].some(d => d.shadowRoot && d.shadowRoot.querySelector('svg'))",
@@ -34,6 +41,8 @@ def walk(page, key):
     the stops. Coming back to any other stop is a trap."""
     stops = []
     for _ in range(LIMIT):
+        if stops and stops[-1]["what"].startswith("div.cm-content"):
+            page.keyboard.press("Escape")  # a code editor: Tab alone would indent
         page.keyboard.press(key)
         stop = page.evaluate(FOCUSED)
         if stop is None or (stops and stop["id"] == stops[0]["id"]):
@@ -91,10 +100,12 @@ def test_tab_reaches_every_control_of_the_module_page(page, server):
     open_page(page, server, "module/")
     forward, kinds = check_walk(page)
     for kind in [("input", "range"), ("select", "select-one"), ("button", "button"), ("button", "submit"),
-                 ("input", "file"), ("input", "text"), ("input", "checkbox"), ("textarea", "textarea"), ("svg", "")]:
+                 ("input", "file"), ("input", "text"), ("input", "checkbox"), ("textarea", "textarea"), ("svg", ""), ("div", "")]:
         assert kind in kinds, f"the module page has no {kind} to check"
     labs = {s["figure"] for s in forward if s["figure"]}
     assert labs == set(EMBEDS)
+    editors = [s["what"] for s in forward if s["what"].startswith("div.cm-content")]
+    assert len(editors) == 4, editors
     charts = [s["what"] for s in forward if s["what"].startswith("svg.")]
     assert [c.split()[0].split(".")[1] for c in charts] == ["analogy-plot", "gradient-chart", "heatmap"]
     check_reverse(page, forward)
@@ -111,6 +122,8 @@ def test_tab_reaches_every_control_of_an_embed_page(page, server, lab):
 def tab_to(page, predicate, what, key="Tab"):
     """Presses key until the focused element matches predicate (a JS function of the element)."""
     for _ in range(LIMIT):
+        if page.evaluate("() => document.activeElement.matches('.cm-content')"):
+            page.keyboard.press("Escape")  # passing through a code editor, which keeps Tab for itself
         page.keyboard.press(key)
         if page.evaluate(f"() => ({predicate})(document.activeElement)"):
             return
@@ -161,14 +174,22 @@ def test_labs_exercises_and_scratch_cells_work_from_the_keyboard_alone(page, ser
     assert "solution is open" in page.locator("#exercise-check .exercise-feedback").text_content()
     assert page.locator("#exercise-check details").get_attribute("open") is not None
 
-    # A scratch cell: Ctrl+Enter in the editor runs it; so does Enter on Run after editing.
+    # A scratch cell: Ctrl+Enter in the editor runs it; so does Enter on Run after editing. In the
+    # editor Tab indents (focus stays); Escape then Tab moves on to Run.
     ex = "#exercise-vanishing-fraction"
-    tab_to(page, f"(a) => a.matches('{ex} .scratch textarea')", "the scratch cell")
+    tab_to(page, f"(a) => a.matches('{ex} .scratch .cm-content')", "the scratch cell's editor")
     page.keyboard.press("Control+Enter")
     page.wait_for_function(f"() => document.querySelector('{ex} .scratch__output').textContent.startsWith('0.0015')",
                            timeout=120_000)
     page.keyboard.press("Control+a")
     page.keyboard.type("print(6 * 7)")
+    code = f"() => [...document.querySelectorAll('{ex} .cm-line')].map((l) => l.textContent).join('\\n')"
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.matches('.cm-content')")
+    assert page.evaluate(code) == "    print(6 * 7)"
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate(code) == "print(6 * 7)"
+    page.keyboard.press("Escape")
     page.keyboard.press("Tab")
     assert page.evaluate("() => document.activeElement.textContent") == "Run"
     page.keyboard.press("Enter")

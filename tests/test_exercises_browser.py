@@ -3,11 +3,13 @@ import json
 
 import pytest
 
+from code_typing import type_code
 from seqlabs import api
 
 pytestmark = pytest.mark.browser
 EX2 = "#exercise-vanishing-fraction"
 KEY = "seqlabs:progress:v1"
+CODE = "Python (numpy as np)"  # the start of a scratch cell's label: the textarea, then the editor
 
 
 def open_exercises(page, server, anchor=EX2):
@@ -118,8 +120,8 @@ def test_a_scratch_cell_computes(page, server):
     cell.get_by_role("button", name="Run").click()
     page.wait_for_function(f"() => document.querySelector('{EX2} .scratch__output').textContent.startsWith('0.0015')",
                            timeout=90_000)
-    cell.locator("textarea").fill("print('a')\n1/0")
-    cell.locator("textarea").press("Control+Enter")
+    type_code(page, cell.get_by_label(CODE), "print('a')\n1/0")
+    page.keyboard.press("Control+Enter")
     page.wait_for_function(f"() => document.querySelector('{EX2} .scratch__output').textContent.includes('ZeroDivisionError')")
     assert cell.locator(".scratch__output").text_content().startswith("a\nTraceback")
 
@@ -129,7 +131,7 @@ def test_a_runaway_cell_is_stopped_and_labs_keep_working(page, server):
     page.evaluate("() => window.seqlabs.python.start()")
     page.wait_for_function("() => window.seqlabs.python.state === 'ready'", timeout=90_000)
     cell = page.locator(f"{EX2} .scratch")
-    cell.locator("textarea").fill("while True:\n    pass")
+    type_code(page, cell.get_by_label(CODE), "while True:\n    pass")
     cell.get_by_role("button", name="Run").click()
     page.wait_for_function(f"() => document.querySelector('{EX2} .scratch__output').textContent.startsWith('Stopped')",
                            timeout=30_000)

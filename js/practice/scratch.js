@@ -9,7 +9,7 @@ const LIMIT_MS = 5000;
 function mount(cell) {
   cell.dataset.mounted = "";
   const field = mountCodeCell(cell, {
-    code: cell.dataset.code ?? "", label: "Python (numpy as np). Ctrl+Enter runs it.", onRun: () => execute(),
+    code: cell.dataset.code ?? "", label: "Python (numpy as np). Ctrl+Enter runs it; Escape then Tab leaves the editor.", onRun: () => execute(),
   });
   const run = document.createElement("button");
   run.type = "button";

@@ -1,4 +1,5 @@
 """Make the browser-side artefacts under build/assets: the JS bundles and the seqlabs zip."""
+import re
 import subprocess
 import zipfile
 from pathlib import Path
@@ -9,12 +10,19 @@ from pathlib import Path
 # and the vendored files are found relative to them).
 ESM_ENTRIES = ["main.js", "runtime/worker.js"]
 CLASSIC_ENTRIES = ["page/mermaid-stub.js", "lms/embed-host.js"]
+# The ES modules are split: what they import with import() (the code editor) becomes a chunk of
+# its own, fetched only by pages that use it (plus esbuild's few shared helpers, "chunk-*.js").
+# Chunks carry a content hash in their name (editor-Q27GPONP.js), so the old ones are removed
+# before each build instead of piling up in the site and its precache.
+CHUNK_NAMES = "[name]-[hash]"
+CHUNK_FILE = re.compile(r"-[A-Z0-9]{8}\.js(\.map)?$")
 
 
-def esbuild(root: Path, entries: list[str], fmt: str, out: Path) -> None:
+def esbuild(root: Path, entries: list[str], fmt: str, out: Path, splitting: bool = False) -> None:
     exe = root / "node_modules" / ".bin" / "esbuild"
+    split = ["--splitting", f"--chunk-names={CHUNK_NAMES}"] if splitting else []
     subprocess.run(
-        [str(exe), *[str(root / "js" / e) for e in entries], "--bundle", f"--format={fmt}",
+        [str(exe), *[str(root / "js" / e) for e in entries], "--bundle", f"--format={fmt}", *split,
          "--minify", "--sourcemap", "--target=es2020", "--log-level=warning", "--entry-names=[name]",
          f"--outdir={out}"],
         check=True)
@@ -22,7 +30,11 @@ def esbuild(root: Path, entries: list[str], fmt: str, out: Path) -> None:
 
 def bundle_js(root: Path) -> Path:
     out = root / "build" / "assets" / "js"
-    esbuild(root, ESM_ENTRIES, "esm", out)
+    if out.is_dir():
+        for old in out.iterdir():
+            if CHUNK_FILE.search(old.name):
+                old.unlink()
+    esbuild(root, ESM_ENTRIES, "esm", out, splitting=True)
     esbuild(root, CLASSIC_ENTRIES, "iife", out)
     return out
 
