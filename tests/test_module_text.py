@@ -45,9 +45,19 @@ RECOMPUTE = {
 }
 
 
-def test_there_are_five_exercises_of_the_right_kinds(exercises):
+def test_there_are_eight_exercises_of_the_right_kinds(exercises):
     kinds = [e["data-kind"] for e in exercises.values()]
-    assert sorted(kinds) == ["apply", "apply", "apply", "check", "extend"]
+    assert sorted(kinds) == ["apply", "apply", "apply", "check", "code", "code", "code", "extend"]
+
+
+def test_each_code_exercise_names_a_check_the_lab_knows_and_starts_from_its_signature(exercises):
+    from seqlabs import grading
+    code = {k: e for k, e in exercises.items() if e["data-kind"] == "code"}
+    assert sorted(e["data-check"] for e in code.values()) == sorted(grading.EXERCISES)
+    for e in code.values():
+        name, args = grading.EXERCISES[e["data-check"]][:2]
+        assert e["data-starter"].startswith(f"def {name}({', '.join(args)}):\n")
+        assert e["data-hint"] and e["data-hint2"]
 
 
 def test_answers_and_tolerances_are_those_of_the_text(exercises):
@@ -82,7 +92,7 @@ def test_every_anchor_the_issues_name_exists(module_html):
 
 
 def test_solutions_are_collapsed(module_html):
-    assert module_html.count('<details class="success">') == 5
+    assert module_html.count('<details class="success">') == 8  # five exercises and three code exercises
     assert "<details class=\"success\" open" not in module_html
 
 

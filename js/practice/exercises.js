@@ -4,6 +4,7 @@
 // .value or .textContent, never as HTML.
 import { parseNumber, withinTolerance } from "./answers.js";
 import { progress } from "./progress-store.js";
+import { codeExercise } from "./code-exercise.js";
 import { recordInteraction, reportToLms } from "../lms/scorm.js";
 import { el } from "../dom.js";
 
@@ -97,11 +98,12 @@ function writtenExercise(box, id) {
 
 function done(id, box) {
   const state = progress.get(id);
-  return box.dataset.answer ? state.correct : Boolean(state.text?.trim()) && state.compared;
+  return box.dataset.answer || box.dataset.kind === "code" ? state.correct : Boolean(state.text?.trim()) && state.compared;
 }
 
 function mountSummary(boxes) {
-  const first = boxes[0];
+  // Code exercises sit in the sections they practise; the summary stays with the list at the end.
+  const first = boxes.find((box) => box.dataset.kind !== "code") ?? boxes[0];
   const summary = el("div", { class: "exercise-summary" });
   const count = el("p", { role: "status" });
   const storageNotice = el("p", { class: "exercise-notice", role: "alert" });
@@ -132,7 +134,8 @@ export function mountExercises(root) {
   if (boxes.length === 0) return;
   for (const box of boxes) {
     box.dataset.mounted = "";
-    if (box.dataset.answer) numericExercise(box, box.id);
+    if (box.dataset.kind === "code") codeExercise(box, box.id);
+    else if (box.dataset.answer) numericExercise(box, box.id);
     else writtenExercise(box, box.id);
   }
   mountSummary(boxes);
