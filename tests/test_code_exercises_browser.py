@@ -50,7 +50,21 @@ window.API_1484_11 = {
 def open_at(page, server, anchor):
     page.goto("about:blank")  # a fresh load, not a jump within the page already open
     page.goto(f"{server}/module/#{anchor}", wait_until="load")
-    page.wait_for_selector(f"#{anchor}[data-mounted] textarea")
+    wait_field(page, anchor)
+
+
+def wait_field(page, anchor):
+    """The exercise's field: the first-paint textarea, or the code editor once the exercise has
+    come near the viewport or been focused."""
+    page.wait_for_selector(f"#{anchor}[data-mounted] :is(textarea, .cm-content)", state="attached")
+
+
+def code_in(page, anchor):
+    """The code in the exercise's field, as the learner sees it (editor lines, or the textarea)."""
+    return page.evaluate(f"""() => {{
+        const lines = [...document.querySelectorAll('#{anchor} .cm-line')];
+        return lines.length ? lines.map((l) => l.textContent).join('\\n') : document.querySelector('#{anchor} textarea').value;
+    }}""")
 
 
 def field_of(page, anchor):
@@ -62,7 +76,7 @@ def tab_into(page, anchor):
     """From the exercise's anchor (the URL fragment starts keyboard navigation there), Tab to its field."""
     for _ in range(10):
         page.keyboard.press("Tab")
-        if page.evaluate(f"() => document.activeElement.matches('#{anchor} textarea')"):
+        if page.evaluate(f"() => document.activeElement.matches('#{anchor} :is(textarea, .cm-content)')"):
             return
     pytest.fail(f"Tab did not reach the code field of {anchor}")
 
@@ -96,6 +110,7 @@ def test_each_code_exercise_is_solved_with_the_keyboard_alone(page, server):
         if k == 0:
             page.keyboard.press("Control+Enter")     # checks from inside the field
         else:
+            page.keyboard.press("Escape")            # Tab indents in the editor; Escape, then Tab leaves
             page.keyboard.press("Tab")               # to Check, then Enter on it
             assert page.evaluate("() => document.activeElement.textContent") == "Check"
             page.keyboard.press("Enter")
@@ -161,16 +176,16 @@ def test_the_draft_survives_a_reload_and_leaving_the_page(page, server):
     page.wait_for_function(
         f"() => JSON.parse(localStorage.getItem('{KEY}') ?? '{{}}').exercises?.['{anchor}']?.code?.endsWith('half done')")
     page.reload(wait_until="load")
-    page.wait_for_selector(f"#{anchor}[data-mounted] textarea")
-    assert field_of(page, anchor).input_value() == draft
+    wait_field(page, anchor)
+    assert code_in(page, anchor) == draft
     # Typed just before following a link away, before the save timer fires: the draft still has it.
     field_of(page, anchor).press("Control+End")
     page.keyboard.type("!")
     page.get_by_role("link", name="Home").first.click()
     page.wait_for_selector("[data-python-check]")
     page.get_by_role("link", name="Start the module").click()
-    page.wait_for_selector(f"#{anchor}[data-mounted] textarea")
-    assert field_of(page, anchor).input_value() == draft + "!"
+    wait_field(page, anchor)
+    assert code_in(page, anchor) == draft + "!"
     saved = json.loads(page.evaluate(f"() => localStorage.getItem('{KEY}')"))
     assert saved["exercises"][anchor]["code"] == draft + "!"
 
@@ -192,5 +207,5 @@ def test_the_solution_opens_after_three_failed_checks(page, server):
     assert "np.tanh(W_hh @ h_prev + W_xh @ x + b)" in details.text_content()
     # It stays available after a reload, closed until asked for.
     page.reload(wait_until="load")
-    page.wait_for_selector(f"#{anchor}[data-mounted] textarea")
+    wait_field(page, anchor)
     assert details.is_visible() and details.get_attribute("open") is None
