@@ -24,9 +24,10 @@ def open_page(page, server, path):
     if path == "module/":
         page.wait_for_selector(".exercise-summary")
         page.wait_for_selector(".scratch[data-mounted]")
-        # Every scratch cell's editor, loaded as each cell nears the viewport, so that the walks
-        # meet editors (not textareas being swapped for them) in a steady order.
-        for cell in page.locator(".scratch").all():
+        # Every code cell's editor (scratch cells and code exercises), loaded as each cell nears
+        # the viewport, so that the walks meet editors (not textareas being swapped for them) in a
+        # steady order.
+        for cell in page.locator(".scratch, .code-exercise__field").all():
             cell.scroll_into_view_if_needed()
             cell.locator(".cm-editor").wait_for()
         page.evaluate("() => window.scrollTo(0, 0)")
@@ -105,7 +106,7 @@ def test_tab_reaches_every_control_of_the_module_page(page, server):
     labs = {s["figure"] for s in forward if s["figure"]}
     assert labs == set(EMBEDS)
     editors = [s["what"] for s in forward if s["what"].startswith("div.cm-content")]
-    assert len(editors) == 4, editors
+    assert len(editors) == 7, editors  # four scratch cells, three code exercises
     charts = [s["what"] for s in forward if s["what"].startswith("svg.")]
     assert [c.split()[0].split(".")[1] for c in charts] == ["analogy-plot", "gradient-chart", "heatmap"]
     check_reverse(page, forward)
