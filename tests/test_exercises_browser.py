@@ -160,3 +160,93 @@ def test_every_explained_term_has_an_entry(page, server):
     missing = page.evaluate("""() => [...document.querySelectorAll('.arithmatex[data-explained] .katex-html [data-term]')]
         .filter(t => !t.classList.contains('explainer__term')).map(t => t.dataset.term)""")
     assert missing == []
+
+
+def statement_numbers(page, ex):
+    return page.evaluate(f"""() => Object.fromEntries([...document.querySelectorAll('{ex} [data-var]')]
+        .map(s => [s.dataset.var, s.textContent]))""")
+
+
+def new_numbers(page, ex, avoid):
+    """New numbers by keyboard; drawn again in the rare case the old answers would still pass."""
+    box = page.locator(ex)
+    while True:
+        box.get_by_role("button", name="New numbers").focus()
+        page.keyboard.press("Enter")
+        page.wait_for_function(f"() => document.querySelector('{ex}').dataset.variantState === 'ready'", timeout=90_000)
+        seed = int(box.get_attribute("data-seed"))
+        want = api.call("exercise-variant", {"exercise": ex[1:], "seed": seed})
+        if any(abs(a - b) > 3 * t for a, b, t in zip(want["answer"], avoid, want["tolerance"])):
+            return seed, want
+
+
+def test_new_numbers_have_their_own_answer_and_survive_a_reload(page, server):
+    open_exercises(page, server)
+    box = page.locator(EX2)
+    field = box.get_by_label("Largest fraction")
+    assert statement_numbers(page, EX2) == {"sigma": "0.85", "steps": "40"}
+    assert box.get_by_role("button", name="Original numbers").is_hidden()
+    seed, want = new_numbers(page, EX2, avoid=[0.0015])
+    assert seed > 0 and statement_numbers(page, EX2) == want["values"] != {"sigma": "0.85", "steps": "40"}
+    assert "original numbers" in box.locator(".exercise-variant__note").text_content()
+    # The old answer is now wrong, and the hint speaks of the new factor.
+    field.fill("0.0015")
+    field.press("Enter")
+    assert feedback(page, EX2).startswith("✗ Not yet")
+    assert f"raise {want['values']['sigma']} to the number of steps" in box.locator(".exercise-hint").text_content()
+    field.fill(want["answer_text"])
+    field.press("Enter")
+    assert feedback(page, EX2) == "✓ Correct."
+    saved = json.loads(page.evaluate(f"() => localStorage.getItem('{KEY}')"))
+    assert saved["exercises"]["exercise-vanishing-fraction"]["seed"] == seed
+
+    # After a reload the same numbers come back (from Python), and a check typed before Python
+    # is ready waits for them instead of being lost.
+    page.reload()
+    page.wait_for_selector(".exercise-summary")
+    field = page.locator(EX2).get_by_label("Largest fraction")
+    field.fill(want["answer_text"])
+    field.press("Enter")
+    assert feedback(page, EX2).startswith("Starting Python…")
+    assert field.input_value() == want["answer_text"]
+    page.wait_for_function(f"() => document.querySelector('{EX2} .exercise-feedback').textContent === '✓ Correct.'",
+                           timeout=90_000)
+    assert statement_numbers(page, EX2) == want["values"]
+
+    # The original numbers are one key press away, and focus stays on a visible button.
+    box = page.locator(EX2)
+    box.get_by_role("button", name="Original numbers").focus()
+    page.keyboard.press("Enter")
+    assert statement_numbers(page, EX2) == {"sigma": "0.85", "steps": "40"}
+    assert page.evaluate("() => document.activeElement.textContent") == "New numbers"
+    assert box.get_by_role("button", name="Original numbers").is_hidden()
+    assert box.locator(".exercise-variant__note").is_hidden()
+    box.get_by_label("Largest fraction").fill("0.0015")
+    box.get_by_role("button", name="Check").click()
+    assert feedback(page, EX2) == "✓ Correct."
+    page.reload()
+    page.wait_for_selector(".exercise-summary")
+    assert statement_numbers(page, EX2) == {"sigma": "0.85", "steps": "40"}
+    assert page.locator(EX2).get_attribute("data-variant-state") is None
+
+
+def test_new_weights_and_states_for_the_context_value(page, server):
+    ex = "#exercise-context-value"
+    open_exercises(page, server, ex)
+    seed, want = new_numbers(page, ex, avoid=[1.9])
+    box = page.locator(ex)
+    assert statement_numbers(page, ex) == want["values"]
+    box.get_by_label("Context value").fill("1.9")
+    box.get_by_role("button", name="Check").click()
+    assert feedback(page, ex).startswith("✗ Not yet")
+    box.get_by_label("Context value").fill(want["answer_text"])  # with a unicode minus, when negative
+    box.get_by_role("button", name="Check").click()
+    assert feedback(page, ex) == "✓ Correct."
+    # Exercise 3 takes another N the same way.
+    ex3 = "#exercise-sequential-steps"
+    seed3, want3 = new_numbers(page, ex3, avoid=[1000, 1])
+    tokens = int(statement_numbers(page, ex3)["tokens"].replace(",", ""))
+    page.locator(ex3).get_by_label("Sequential steps for the RNN").fill(str(tokens))
+    page.locator(ex3).get_by_label("Sequential steps for one self-attention layer").fill("1")
+    page.locator(ex3).get_by_role("button", name="Check").click()
+    assert feedback(page, ex3) == "✓ Correct." and want3["answer"] == [tokens, 1]

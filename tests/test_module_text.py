@@ -4,18 +4,34 @@ from html.parser import HTMLParser
 
 import pytest
 
-from seqlabs import linalg, parallel
+from seqlabs import api, linalg, parallel
 
 
 class Exercises(HTMLParser):
+    """Each exercise's attributes, and the text of the numbers its statement marks (data-var)."""
+
     def __init__(self):
         super().__init__()
         self.found = {}
+        self.current = None
+        self.var = None
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
         if "exercise" in (a.get("class") or "").split():
-            self.found[a["id"]] = a
+            self.current = a["id"]
+            self.found[a["id"]] = {**a, "vars": {}}
+        elif "data-var" in a and self.current:
+            self.var = a["data-var"]
+            self.found[self.current]["vars"][self.var] = ""
+
+    def handle_data(self, data):
+        if self.var:
+            self.found[self.current]["vars"][self.var] += data
+
+    def handle_endtag(self, tag):
+        if tag == "span":
+            self.var = None
 
 
 @pytest.fixture(scope="module")
@@ -76,6 +92,20 @@ def test_every_numeric_answer_is_what_seqlabs_computes(exercises, exercise_id):
     assert len(answers) == len(tolerances) == len(computed)
     for answer, tol, value in zip(answers, tolerances, computed):
         assert abs(value - answer) <= tol, (exercise_id, value, answer, tol)
+
+
+@pytest.mark.parametrize("exercise_id", sorted(RECOMPUTE))
+def test_seed_zero_of_a_variant_is_the_exercise_as_printed(exercises, exercise_id):
+    data = exercises[exercise_id]
+    original = api.call("exercise-variant", {"exercise": exercise_id, "seed": 0})
+    assert data["vars"] == original["values"]
+    assert original["answer"] == numbers(data["data-answer"])
+    assert original["tolerance"] == numbers(data["data-tolerance"])
+
+
+def test_hints_name_the_numbers_they_depend_on(exercises):
+    hint = exercises["exercise-vanishing-fraction"]["data-hint"]
+    assert "{sigma}" in hint and "0.85" not in hint
 
 
 def test_the_quoted_vanishing_figure_is_right(module_html):

@@ -3,6 +3,7 @@ inside a scorm-again LMS harness reporting progress, score and suspend data."""
 import functools
 import http.server
 import json
+import re
 import shutil
 import threading
 import xml.etree.ElementTree as ET
@@ -12,6 +13,7 @@ import pytest
 
 from conftest import OPEN_SHADOW_ROOTS, ROOT, OriginGuard, QuietHandler
 from seqbuild import scorm
+from seqlabs import api
 
 VERSIONS = {"1.2": ("scorm12", "Scorm12API", "LMSSetValue"), "2004": ("scorm2004", "Scorm2004API", "SetValue")}
 
@@ -44,7 +46,23 @@ def test_manifest_is_well_formed_and_lists_every_file(package):
     assert names - listed == {"imsmanifest.xml"}
 
 
-def harness(tmp_path, version, package_path, initial=None):
+# Makes the LMS refuse the first learner response it is sent, for real: the wrapper passes on a
+# value with a line break, which neither version's validation accepts for these types.
+REFUSE_FIRST_RESPONSE = """
+  const api = window.{global_name};
+  const set = api.{setter}.bind(api);
+  let refused = false;
+  api.{setter} = (element, value) => {{
+    if (!refused && /^cmi\\.interactions\\.\\d+\\.(student|learner)_response$/.test(element)) {{
+      refused = true;
+      return set(element, "not\\na number");
+    }}
+    return set(element, value);
+  }};
+"""
+
+
+def harness(tmp_path, version, package_path, initial=None, extra=""):
     name, api_class, _ = VERSIONS[version]
     with zipfile.ZipFile(package_path) as zf:
         zf.extractall(tmp_path / "content")
@@ -63,6 +81,8 @@ def harness(tmp_path, version, package_path, initial=None):
                       "{ 'LMSFinish' if version == '1.2' else 'Terminate' }"]) {{
     window.{global_name}.on(name, () => window.calls.push([name, ""]));
   }}
+  window.lmsState = () => window.{global_name}.renderCMIToJSONObject();
+  {extra.format(global_name=global_name, setter=setter)}
 </script></head>
 <body><iframe id="sco" title="module" src="content/module/index.html#exercises" style="width: 100%; height: 900px"></iframe></body></html>""")
 
@@ -77,28 +97,63 @@ def lms_server(tmp_path):
     httpd.server_close()
 
 
-def run_session(browser, origin, answer):
+def run_session(browser, origin, act=None):
+    """One launch of the SCO in the LMS page: act(frame) does what the learner does; returns
+    what act returned, the LMS calls and the LMS's CMI data as JSON."""
     context = browser.new_context()
     context.add_init_script(OPEN_SHADOW_ROOTS)
     guard = OriginGuard(origin)
     context.route("**/*", guard.route)
     page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(f"{origin}/lms.html", wait_until="load")
     frame = page.frame_locator("#sco")
     frame.locator(".exercise-summary").wait_for()
-    restored = frame.locator("#exercise-context-value .exercise-feedback").text_content()
-    if answer:
-        box = frame.locator("#exercise-context-value")
-        box.get_by_label("Context value").fill("1.9")
-        box.get_by_role("button", name="Check").click()
-        frame.locator("#exercise-extend textarea").fill("Only the last state reaches the decoder.")
-        frame.locator("#exercise-extend").get_by_role("button", name="Compare with the solution").click()
+    seen = act(frame) if act else None
     # Closing the SCO (the LMS removes its frame) must commit and terminate.
     page.evaluate("() => document.getElementById('sco').remove()")
     calls = page.evaluate("() => window.calls")
+    state = page.evaluate("() => window.lmsState()")
     context.close()
-    assert guard.off_origin == []
-    return restored, calls
+    assert guard.off_origin == [] and errors == []
+    return seen, calls, state
+
+
+def interactions(state):
+    """The LMS's interactions, in order, as plain dicts."""
+    found = state["cmi"]["interactions"]
+    rows = found.get("childArray", found) if isinstance(found, dict) else found
+    if isinstance(rows, dict):
+        rows = [rows[k] for k in sorted((k for k in rows if k.isdigit()), key=int)]
+    return rows
+
+
+def check(frame, ex, label, value):
+    box = frame.locator(ex)
+    box.get_by_label(label).fill(value)
+    box.get_by_role("button", name="Check").click()
+    return box.locator(".exercise-feedback").text_content()
+
+
+def first_launch(frame):
+    """Four attempts (one wrong), a written answer, and new numbers for Exercise 2."""
+    assert frame.locator("#exercise-context-value .exercise-feedback").text_content() == ""
+    assert check(frame, "#exercise-context-value", "Context value", "2").startswith("✗")
+    assert check(frame, "#exercise-context-value", "Context value", "19/10") == "✓ Correct."
+    box = frame.locator("#exercise-sequential-steps")
+    box.get_by_label("Sequential steps for the RNN").fill("1000")
+    box.get_by_label("Sequential steps for one self-attention layer").fill("1")
+    box.get_by_role("button", name="Check").click()
+    frame.locator("#exercise-extend textarea").fill("Only the last state reaches the decoder.")
+    frame.locator("#exercise-extend").get_by_role("button", name="Compare with the solution").click()
+    ex2 = frame.locator("#exercise-vanishing-fraction")
+    ex2.get_by_role("button", name="New numbers").click()
+    frame.locator("#exercise-vanishing-fraction[data-variant-state='ready']").wait_for(timeout=90_000)
+    seed = int(ex2.get_attribute("data-seed"))
+    want = api.call("exercise-variant", {"exercise": "exercise-vanishing-fraction", "seed": seed})
+    assert check(frame, "#exercise-vanishing-fraction", "Largest fraction", want["answer_text"]) == "✓ Correct."
+    return seed, want
 
 
 @pytest.mark.browser
@@ -106,28 +161,79 @@ def test_the_module_reports_to_the_lms_and_restores_answers(browser, package, lm
     version, path = package
     folder, origin = lms_server
     harness(folder, version, path)
-    restored, calls = run_session(browser, origin, answer=True)
-    assert restored == ""
+    (seed, want), calls, state = run_session(browser, origin, first_launch)
     values = dict(calls)
     if version == "1.2":
-        assert values["cmi.core.score.raw"] == "2" and values["cmi.core.score.max"] == "8"
+        assert values["cmi.core.score.raw"] == "4" and values["cmi.core.score.max"] == "8"
         assert values["cmi.core.score.min"] == "0" and values["cmi.core.lesson_status"] == "incomplete"
         assert values["cmi.core.exit"] == "suspend"
     else:
-        assert values["cmi.score.raw"] == "2" and values["cmi.score.scaled"] == "0.2500"
+        assert values["cmi.score.raw"] == "4" and values["cmi.score.scaled"] == "0.5000"
         assert values["cmi.completion_status"] == "incomplete" and values["cmi.success_status"] == "unknown"
         assert values["cmi.exit"] == "suspend"
     suspend = values["cmi.suspend_data"]
     assert len(suspend) <= 4096
-    assert json.loads(suspend)["exercise-context-value"][1] == 1
+    rows = json.loads(suspend)
+    assert rows["exercise-context-value"][1] == 1 and rows["exercise-vanishing-fraction"][5] == seed
     init = "LMSInitialize" if version == "1.2" else "Initialize"
     assert calls[0][0] == init and any(c[0] in ("LMSCommit", "Commit") for c in calls)
     assert calls[-1][0] == ("LMSFinish" if version == "1.2" else "Terminate")
-    # A new launch, in a browser with no local copy, restores the answers from suspend_data.
+
+    # One interaction per checked attempt, each with the fields its version has.
+    got = interactions(state)
+    assert [i["id"] for i in got] == ["exercise-context-value"] * 2 + ["exercise-sequential-steps", "exercise-vanishing-fraction"]
+    response, wrong = ("student_response", "wrong") if version == "1.2" else ("learner_response", "incorrect")
+    assert [i["type"] for i in got] == ["numeric", "numeric", "fill-in", "numeric"]
+    assert [i[response] for i in got] == ["2", "1.9", "1000,1" if version == "1.2" else "1000[,]1",
+                                          format(want["answer"][0], ".10f").rstrip("0")]
+    assert [i["result"] for i in got] == [wrong, "correct", "correct", "correct"]
+    for i in got:
+        if version == "1.2":
+            assert re.fullmatch(r"\d\d:\d\d:\d\d", i["time"]) and re.fullmatch(r"\d{4}:\d\d:\d\d\.\d\d", i["latency"])
+        else:
+            assert re.fullmatch(r"20\d\d-\d\d-\d\dT\d\d:\d\d:\d\d\.\d\dZ", i["timestamp"])
+            assert re.fullmatch(r"PT(\d+H)?(\d+M)?\d+\.\d\dS", i["latency"])
+    if version == "2004":
+        assert got[3]["description"].startswith(f"New numbers (set {seed})")
+
+    # A new launch, in a browser with no local copy, from the LMS's saved data: the answers, the
+    # progress and the drawn numbers come back, and new attempts are added after the old ones.
     shutil.rmtree(folder / "content")
-    harness(folder, version, path, initial={"suspend_data": suspend})
-    restored, _ = run_session(browser, origin, answer=False)
-    assert "solved this one before" in restored
+    harness(folder, version, path, initial=state["cmi"])
+
+    def relaunch(frame):
+        assert "solved this one before" in frame.locator("#exercise-context-value .exercise-feedback").text_content()
+        assert "4 of 5" in frame.locator(".exercise-summary").text_content()
+        frame.locator("#exercise-vanishing-fraction[data-variant-state='ready']").wait_for(timeout=90_000)
+        shown = {k: frame.locator(f"#exercise-vanishing-fraction [data-var='{k}']").text_content() for k in want["values"]}
+        assert shown == want["values"]
+        assert check(frame, "#exercise-vanishing-fraction", "Largest fraction", "0.0015").startswith("✗")
+
+    _, _, state = run_session(browser, origin, relaunch)
+    assert [i["id"] for i in interactions(state)][-2:] == ["exercise-vanishing-fraction"] * 2
+    assert len(interactions(state)) == 5
+
+
+@pytest.mark.browser
+def test_a_value_the_lms_refuses_loses_nothing_else(browser, package, lms_server):
+    version, path = package
+    folder, origin = lms_server
+    harness(folder, version, path, extra=REFUSE_FIRST_RESPONSE)
+
+    def attempts(frame):
+        assert check(frame, "#exercise-context-value", "Context value", "1,9") == "✓ Correct."
+        assert check(frame, "#exercise-context-value", "Context value", "2").startswith("✗")
+
+    _, calls, state = run_session(browser, origin, attempts)
+    first, second = interactions(state)
+    response = "student_response" if version == "1.2" else "learner_response"
+    # The refused response was sent again as free text under the most permissive type ...
+    assert first["id"] == "exercise-context-value" and first["result"] == "correct"
+    assert (first["type"], first[response]) == (("fill-in", "1,9") if version == "1.2" else ("other", "1,9"))
+    assert first["latency"]
+    # ... and the next attempt, the score and the suspend data went through as usual.
+    assert (second["type"], second[response]) == ("numeric", "2")
+    assert dict(calls)["cmi.suspend_data"]
 
 
 @pytest.mark.browser

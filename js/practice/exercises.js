@@ -1,23 +1,27 @@
 // Exercises that check answers: numbers within the tolerance the text gives, free text saved
 // with the learner's progress, immediate feedback in words (not colour alone), a hint after a
-// wrong try, and a summary of how many are done. The learner's text is only ever set as
-// .value or .textContent, never as HTML.
+// wrong try, and a summary of how many are done. Exercises whose statement marks its numbers
+// offer other numbers (variants.js). The learner's text is only ever set as .value or
+// .textContent, never as HTML.
 import { parseNumber, withinTolerance } from "./answers.js";
 import { progress } from "./progress-store.js";
 import { codeExercise } from "./code-exercise.js";
 import { recordInteraction, reportToLms } from "../lms/scorm.js";
 import { el } from "../dom.js";
+import { mountVariants } from "./variants.js";
 
 let uid = 0;
 
 const solutionOf = (box) => box.querySelector("details");
 
 function numericExercise(box, id) {
-  const answers = box.dataset.answer.split(/\s+/).map(Number);
-  const tolerances = box.dataset.tolerance.split(/\s+/).map(Number);
+  const original = {
+    answers: box.dataset.answer.split(/\s+/).map(Number),
+    tolerances: box.dataset.tolerance.split(/\s+/).map(Number),
+  };
   const labels = (box.dataset.labels ?? "Your answer").split("|");
   const form = el("form", { class: "exercise-form", novalidate: "" });
-  const inputs = answers.map((_, k) => {
+  const inputs = original.answers.map((_, k) => {
     const inputId = `ex-${++uid}`;
     const row = el("p", { class: "exercise-field" });
     const input = el("input", { type: "text", id: inputId, inputmode: "decimal", autocomplete: "off", spellcheck: "false" });
@@ -40,8 +44,25 @@ function numericExercise(box, id) {
   };
   if (saved.correct) show("correct", "✓ Correct: you solved this one before.");
   let since = performance.now();  // the latency of an attempt runs from the previous one
+  let queued = false;             // a check waiting for its numbers
 
-  form.addEventListener("submit", (event) => {
+  // Exercises whose statement marks its numbers get "New numbers"; the seed is saved.
+  const variants = box.querySelector("[data-var]") ? mountVariants(box, {
+    seed: saved.seed ?? 0,
+    original,
+    onStart() {  // an answer to other numbers does not answer these
+      inputs.forEach((input) => { input.value = ""; });
+      show("", "");
+      hint.hidden = true;
+    },
+    onChange(variant) {
+      progress.update(id, { seed: variant.seed, inputs: [] });
+      since = performance.now();
+    },
+  }) : null;
+  if (variants) form.before(variants.bar);
+
+  form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const parsed = inputs.map((input) => parseNumber(input.value));
     const values = inputs.map((input) => input.value.slice(0, 40));
@@ -51,10 +72,26 @@ function numericExercise(box, id) {
       inputs[bad].focus();
       return;
     }
+    const waiting = variants?.pending();
+    if (waiting) {
+      // The answer to these numbers is still being computed: keep what was typed, check it then.
+      show("waiting", "Starting Python… your answer is checked as soon as your numbers are ready.");
+      if (queued) return;
+      queued = true;
+      const ready = await waiting;
+      queued = false;
+      if (ready) form.requestSubmit();
+      else show("", "");
+      return;
+    }
+    const { answers, tolerances, seed = 0, summary } = variants?.current() ?? original;
     const correct = parsed.every((p, k) => withinTolerance(p.value, answers[k], tolerances[k] ?? 0));
     const attempts = progress.get(id).attempts + 1;
     progress.update(id, { attempts, correct: correct || progress.get(id).correct, inputs: values });
-    recordInteraction({ id, type: "numeric", response: values.join(" "), correct, latencyMs: performance.now() - since });
+    recordInteraction({
+      id, type: "numeric", response: values.join(" "), values: parsed.map((p) => p.value), correct,
+      latencyMs: performance.now() - since, description: seed ? `New numbers (set ${seed}): ${summary}` : "",
+    });
     since = performance.now();
     if (correct) {
       show("correct", "✓ Correct.");

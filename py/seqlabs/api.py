@@ -4,7 +4,7 @@ Results are plain JSON-able dicts so that they cross the Python-JS boundary once
 """
 import json
 
-from . import embedding_analogy, grading, parallel_steps, rnn_gradient, scratch, spectral_norm, translation_labs
+from . import embedding_analogy, grading, parallel_steps, rnn_gradient, scratch, spectral_norm, translation_labs, variants
 from .models import MissingModels
 from .schema import InputError, to_json
 
@@ -22,6 +22,7 @@ LABS = {
     "translation-train": translation_labs.Train,
     "python-run": scratch,
     "code-check": grading,
+    "exercise-variant": variants,
 }
 
 __all__ = ["InputError", "LABS", "call", "call_json", "schema"]
