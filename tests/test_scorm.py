@@ -11,6 +11,7 @@ import zipfile
 
 import pytest
 
+from code_typing import type_code
 from conftest import OPEN_SHADOW_ROOTS, ROOT, OriginGuard, QuietHandler
 from seqbuild import scorm
 from seqlabs import api
@@ -203,7 +204,7 @@ def test_the_module_reports_to_the_lms_and_restores_answers(browser, package, lm
 
     def relaunch(frame):
         assert "solved this one before" in frame.locator("#exercise-context-value .exercise-feedback").text_content()
-        assert "4 of 5" in frame.locator(".exercise-summary").text_content()
+        assert "4 of 8" in frame.locator(".exercise-summary").text_content()
         frame.locator("#exercise-vanishing-fraction[data-variant-state='ready']").wait_for(timeout=90_000)
         shown = {k: frame.locator(f"#exercise-vanishing-fraction [data-var='{k}']").text_content() for k in want["values"]}
         assert shown == want["values"]
@@ -234,6 +235,55 @@ def test_a_value_the_lms_refuses_loses_nothing_else(browser, package, lms_server
     # ... and the next attempt, the score and the suspend data went through as usual.
     assert (second["type"], second[response]) == ("numeric", "2")
     assert dict(calls)["cmi.suspend_data"]
+
+
+CONTEXT_VECTOR = ("def context_vector(scores, H):\n"
+                  "    w = np.exp(scores - scores.max())\n"
+                  "    return (w / w.sum()) @ H")
+
+
+@pytest.mark.browser
+def test_a_code_exercise_checked_in_the_lms_is_one_interaction_and_its_draft_comes_back(browser, package, lms_server):
+    version, path = package
+    folder, origin = lms_server
+    harness(folder, version, path)
+    ex = "#exercise-code-context-vector"
+
+    def solve(frame):
+        box = frame.locator(ex)
+        box.scroll_into_view_if_needed()
+        field = box.get_by_label("Your context_vector (Python, numpy as np)", exact=False)
+        type_code(field.page, field, "def context_vector(scores, H):\n    return H[0]")   # wrong
+        box.get_by_role("button", name="Check").click()
+        frame.locator(f"{ex}[data-state='wrong']").wait_for(timeout=120_000)
+        type_code(field.page, field, CONTEXT_VECTOR)
+        box.get_by_role("button", name="Check").click()
+        frame.locator(f"{ex}[data-state='correct']").wait_for(timeout=60_000)
+
+    _, calls, state = run_session(browser, origin, solve)
+    got = interactions(state)
+    assert [i["id"] for i in got] == ["exercise-code-context-vector"] * 2
+    response, wrong = ("student_response", "wrong") if version == "1.2" else ("learner_response", "incorrect")
+    assert [i["type"] for i in got] == (["performance"] * 2 if version == "1.2" else ["other"] * 2)
+    assert [i["result"] for i in got] == [wrong, "correct"]
+    # 1.2 keeps one line of at most 255 characters (newlines written as \n); 2004 keeps the code.
+    sent = got[1][response]
+    assert sent == (CONTEXT_VECTOR.replace("\n", "\\n") if version == "1.2" else CONTEXT_VECTOR)
+    assert dict(calls)["cmi.core.score.raw" if version == "1.2" else "cmi.score.raw"] == "1"
+
+    # Relaunched elsewhere from the LMS's data alone: solved, with the draft in the field.
+    shutil.rmtree(folder / "content")
+    harness(folder, version, path, initial=state["cmi"])
+
+    def relaunch(frame):
+        assert "1 of 8" in frame.locator(".exercise-summary").text_content()
+        frame.locator(f"{ex}[data-state='correct']").wait_for()
+        lines = frame.locator(f"{ex} :is(.cm-line, textarea)")
+        box_text = frame.locator(ex).evaluate(
+            "(b) => { const l = [...b.querySelectorAll('.cm-line')]; return l.length ? l.map((x) => x.textContent).join('\\n') : b.querySelector('textarea').value; }")
+        assert box_text == CONTEXT_VECTOR and lines.count() >= 1
+
+    run_session(browser, origin, relaunch)
 
 
 @pytest.mark.browser
