@@ -150,15 +150,17 @@ def test_a_wrong_solution_gets_a_sentence_naming_the_case_and_a_hint(page, serve
     assert hint.text_content().startswith("Hint: with the weights alpha")   # the second hint
 
 
-def test_a_runaway_check_is_stopped_and_python_keeps_working(page, server):
-    anchor = "exercise-code-rnn-step"
+@pytest.mark.parametrize("anchor", list(SOLUTIONS))
+def test_a_runaway_check_is_stopped_and_python_keeps_working(page, server, anchor):
+    name = SOLUTIONS[anchor][0]
+    signature = SOLUTIONS[anchor][1].split("\n")[0]
     open_at(page, server, anchor)
     python_ready(page)
     tab_into(page, anchor)
-    type_code(page, field_of(page, anchor), "def rnn_step(W_hh, W_xh, b, h_prev, x):\n    while True:\n        pass")
+    type_code(page, field_of(page, anchor), f"{signature}\n    while True:\n        pass")
     page.keyboard.press("Control+Enter")
     text = wait_feedback(page, anchor, "✗")
-    assert text == ("✗ Not yet (try 1). Stopped: rnn_step was still running after 5 seconds (an endless loop?). "
+    assert text == (f"✗ Not yet (try 1). Stopped: {name} was still running after 5 seconds (an endless loop?). "
                     "Python restarts on the next check, and the figures keep working.")
     got = page.evaluate("() => window.seqlabs.python.call('spectral-norm', {n: 4, seed: 0})")
     assert got["sigma_max"] == pytest.approx(api.call("spectral-norm", {"n": 4, "seed": 0})["sigma_max"], rel=1e-12)
