@@ -144,25 +144,20 @@ def quality_by_length(params, attention, pairs, bands=BANDS, bleu=None) -> list[
     share of words right and, if a corpus-level bleu(outputs, references) is given (strings of
     space-separated words), its score for the band."""
     outputs, _ = translate_pairs(params, attention, pairs)
-    rows = [{"lo": lo, "hi": hi, "n": 0, "exact": None, "tokens": None, "outputs": [], "refs": [], "hits": 0,
-             "token_sum": 0.0} for lo, hi in bands]
+    in_band = [[] for _ in bands]  # (output, reference) pairs
     for p, out in zip(pairs, outputs):
         k = band_of(len(p["en"]), bands)
-        if k is None:
-            continue
-        r = rows[k]
-        r["n"] += 1
-        r["hits"] += out == p["fr"]
-        r["token_sum"] += token_accuracy(out, p["fr"])
-        r["outputs"].append(" ".join(out))
-        r["refs"].append(" ".join(p["fr"]))
-    for r in rows:
-        if r["n"]:
-            r["exact"], r["tokens"] = r["hits"] / r["n"], r["token_sum"] / r["n"]
+        if k is not None:
+            in_band[k].append((out, p["fr"]))
+    rows = []
+    for (lo, hi), done in zip(bands, in_band):
+        row = {"lo": lo, "hi": hi, "n": len(done), "exact": None, "tokens": None}
+        if done:
+            row["exact"] = sum(out == ref for out, ref in done) / len(done)
+            row["tokens"] = sum(token_accuracy(out, ref) for out, ref in done) / len(done)
             if bleu is not None:
-                r["bleu"] = bleu(r["outputs"], r["refs"])
-        for k in ("outputs", "refs", "hits", "token_sum"):
-            del r[k]
+                row["bleu"] = bleu([" ".join(out) for out, _ in done], [" ".join(ref) for _, ref in done])
+        rows.append(row)
     return rows
 
 
@@ -236,15 +231,17 @@ def training_set(s: dict = DEFAULT_SETTINGS) -> list[dict]:
     return tc.generate(s["train_pairs"], s["train_seed"], s["max_clauses"])
 
 
-def validation_set(s: dict = DEFAULT_SETTINGS) -> list[dict]:
+def validation_set(s: dict = DEFAULT_SETTINGS, train: list[dict] | None = None) -> list[dict]:
     """The held-out pairs the settings were chosen on: none of them a training sentence."""
-    return held_out(s["test_per_band"], s["validation_seed"], exclude=[p["en"] for p in training_set(s)],
+    train = training_set(s) if train is None else train
+    return held_out(s["test_per_band"], s["validation_seed"], exclude=[p["en"] for p in train],
                     max_clauses=s["max_clauses"])
 
 
 def test_set(s: dict = DEFAULT_SETTINGS) -> list[dict]:
     """The held-out pairs the figures report on: none of them a training or a validation sentence."""
-    seen = [p["en"] for p in training_set(s)] + [p["en"] for p in validation_set(s)]
+    train = training_set(s)  # drawn once: it is 20,000 pairs
+    seen = [p["en"] for p in train] + [p["en"] for p in validation_set(s, train)]
     return held_out(s["test_per_band"], s["test_seed"], exclude=seen, max_clauses=s["max_clauses"])
 
 
