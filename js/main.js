@@ -1,6 +1,7 @@
 // Page entry: Material's document$ fires on the first load and after every instant navigation,
 // so everything that decorates a page is (re)mounted from here.
 import { renderMath } from "./page/math.js";
+import { fillSiteAddress } from "./page/site-address.js";
 import { startEmbedResize } from "./lms/embed.js";
 import { mountExercises } from "./practice/exercises.js";
 import { mountExplainers } from "./page/explainers.js";
@@ -18,6 +19,7 @@ function onPage() {
   mountExercises(document);
   mountScratchCells(document);
   mountOfflineControl();
+  fillSiteAddress(document);
 }
 
 window.seqlabs = { python };

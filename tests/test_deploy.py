@@ -70,6 +70,8 @@ def subpath_server(tmp_path_factory):
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     origin = f"http://127.0.0.1:{httpd.server_port}"
     build_site(parent / "sbt", {"SITE_URL": f"{origin}/sbt/"})
+    (parent / "mirror" / "of").mkdir(parents=True)
+    (parent / "mirror" / "of" / "sbt").symlink_to(parent / "sbt")
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     yield origin
     httpd.shutdown()
@@ -109,3 +111,45 @@ def test_everything_works_under_a_sub_path(browser, subpath_server):
     assert scope == f"{origin}/sbt/"
     context.close()
     assert guard.off_origin == []
+
+
+SNIPPET_CODE = "() => [...document.querySelectorAll('.tabbed-block pre code')].map((c) => c.textContent)"
+
+
+@pytest.mark.browser
+def test_instructors_snippets_name_the_address_the_page_is_served_from(browser, subpath_server):
+    # The same files under a second sub-path that the build never heard of: the address must
+    # come from where the page is served, not from the build's site_url.
+    origin = subpath_server
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    guard = OriginGuard(origin)
+    context.route("**/*", guard.route)
+    page = context.new_page()
+    for base in [f"{origin}/sbt/", f"{origin}/mirror/of/sbt/"]:
+        page.goto(f"{base}instructors/", wait_until="load")
+        snippets = page.evaluate(SNIPPET_CODE)
+        assert len(snippets) == 5
+        for snippet in snippets:
+            assert "YOUR-SITE" not in snippet
+            assert f'src="{base}embed/' in snippet and f'src="{base}assets/js/embed-host.js"' in snippet
+        assert page.locator('[data-site="served"]').is_visible()
+        assert page.locator('[data-site="file"]').is_hidden()
+    # The copy button copies the filled-in snippet.
+    page.locator(".tabbed-labels label", has_text="5.5 Bottleneck").click()
+    page.locator(".tabbed-block:visible button[data-md-type=copy]").click()
+    copied = page.evaluate("() => navigator.clipboard.readText()")
+    assert copied.startswith(f'<iframe src="{origin}/mirror/of/sbt/embed/bottleneck/?scheme=light"')
+    context.close()
+    assert guard.off_origin == []
+
+
+@pytest.mark.browser
+def test_instructors_snippets_keep_the_placeholder_from_a_file(browser, site_dir):
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto((site_dir / "instructors" / "index.html").as_uri(), wait_until="load")
+    assert all("https://YOUR-SITE/embed/" in s for s in page.evaluate(SNIPPET_CODE))
+    note = page.locator('[data-site="file"]')
+    assert note.is_visible() and "cannot load a lab from your disk" in note.text_content()
+    assert page.locator('[data-site="served"]').is_hidden()
+    context.close()
