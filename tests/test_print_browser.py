@@ -196,6 +196,18 @@ def test_dark_mode_prints_dark_text_on_white(make_context, server):
         assert contrast_on_white(colour) >= 7, colour
     for colour in paper["lines"]:
         assert contrast_on_white(colour) >= 4.5, colour
+    # A chart drawn wider than the paper (or given a width by its drawing) still fits it.
+    overflow = page.evaluate("""() => {
+      const width = document.querySelector(".md-content__inner").getBoundingClientRect().width;
+      const charts = [...document.querySelectorAll(".md-content svg.gradient-chart, .md-content svg.heatmap")];
+      for (const svg of charts) {
+        svg.setAttribute("viewBox", "0 0 2400 400");
+        svg.setAttribute("width", "2400");
+        svg.style.width = "2400px";
+      }
+      return charts.map((svg) => svg.getBoundingClientRect().width - width);
+    }""")
+    assert len(overflow) == 2 and all(extra <= 0.5 for extra in overflow), overflow
 
 
 def test_instructors_link_prints_the_module_and_other_pages_never_print(make_context, server):
