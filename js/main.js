@@ -7,6 +7,7 @@ import { mountExercises } from "./practice/exercises.js";
 import { mountExplainers } from "./page/explainers.js";
 import { mountLabs } from "./labs/lab.js";
 import { mountOfflineControl } from "./offline/offline.js";
+import { mountPrint, startPrintWatch } from "./page/print.js";
 import { mountPythonChecks } from "./runtime/python-check.js";
 import { connectLms } from "./lms/scorm.js";
 import { mountScratchCells } from "./practice/scratch.js";
@@ -20,11 +21,13 @@ function onPage() {
   mountScratchCells(document);
   mountOfflineControl();
   fillSiteAddress(document);
+  mountPrint(document);
 }
 
 window.seqlabs = { python };
 connectLms();
 startEmbedResize();
+startPrintWatch();  // before Material mounts the page, which adds its own print listeners
 // The document is parsed when a module script runs: the figures draw now, not after Material's
 // own DOMContentLoaded work (~60 ms on the module page). Mounting again later is a no-op.
 mountLabs(document);

@@ -8,9 +8,15 @@
   let settings = {};
   let loading = null;
   let due = null;
+  // A print about to start (js/page/print.js) wants the diagrams drawn now, not when scrolled to.
+  let now = false;
+  let dueNow = null;
+  document.addEventListener("seqlabs:diagrams-now", () => { now = true; dueNow?.(); });
 
   function whenDue() {
     due ??= new Promise((resolve) => {
+      dueNow = resolve;
+      if (now) return resolve();
       const near = new IntersectionObserver((entries) => {
         if (entries.some((e) => e.isIntersecting)) { near.disconnect(); resolve(); }
       }, { rootMargin: "100% 0px" });
