@@ -3,6 +3,7 @@
 import { renderMath } from "./page/math.js";
 import { startEmbedResize } from "./lms/embed.js";
 import { mountExercises } from "./practice/exercises.js";
+import { mountExerciseNotebook } from "./practice/exercise-notebook.js";
 import { mountExplainers } from "./page/explainers.js";
 import { mountLabs } from "./labs/lab.js";
 import { mountOfflineControl } from "./offline/offline.js";
@@ -16,6 +17,7 @@ function onPage() {
   mountPythonChecks(document);
   mountLabs(document);
   mountExercises(document);
+  mountExerciseNotebook(document);
   mountScratchCells(document);
   mountOfflineControl();
 }
