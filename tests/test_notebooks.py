@@ -17,6 +17,7 @@ import subprocess
 import sys
 import time
 import zipfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import nbformat
@@ -99,7 +100,8 @@ def execute(books: dict, lib: Path, cwd: Path) -> dict:
     async def run_all():
         return await asyncio.gather(*(run(nb) for nb in books.values()))
 
-    return dict(zip(books, asyncio.run(run_all())))
+    with ThreadPoolExecutor(1) as pool:  # a thread of its own: Playwright's sync API holds this one's loop
+        return dict(zip(books, pool.submit(asyncio.run, run_all()).result()))
 
 
 def printed(cell) -> str:
@@ -189,7 +191,7 @@ def test_each_notebook_is_valid_and_shaped_as_the_page_rewrites_it(site_dir, nam
     nb = read_notebook(site_dir, name)
     nbformat.validate(nb)
     url = f"{SITE_URL}notebooks/{WHEEL}"
-    assert nb.metadata.seqlabs == {"notebook": name, "wheel": WHEEL, "wheel_url": url}
+    assert nb.metadata.seqlabs == {"notebook": name, "site": SITE_URL, "wheel": WHEEL, "wheel_url": url}
     assert nb.metadata.kernelspec.name == "python3"
     cells = nb.cells
     install = code_cells(nb)[0]

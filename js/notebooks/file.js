@@ -38,13 +38,13 @@ export async function fetchNotebook(name) {
   }
 }
 
-// The wheel's address as seen from this page, wherever the site is served (a sub-path, another
-// host than the one it was built for), in every cell that names it.
+// The site's address as seen from this page, wherever the site is served (a sub-path, another
+// host than the one it was built for), in every cell: the wheel's URL and the links to the page.
 export function pointAtThisSite(nb) {
   const meta = nb.metadata.seqlabs;
-  const url = new URL(`notebooks/${meta.wheel}`, root).href;
-  for (const cell of nb.cells) cell.source = text(cell).split(meta.wheel_url).join(url);
-  meta.wheel_url = url;
+  for (const cell of nb.cells) cell.source = text(cell).split(meta.site).join(root.href);
+  meta.site = root.href;
+  meta.wheel_url = new URL(`notebooks/${meta.wheel}`, root).href;
   return nb;
 }
 

@@ -6,7 +6,8 @@ Each lab notebook installs seqlabs, holds the lab's settings in a cell tagged `p
 `seqlabs.api.call`, prints its key numbers and draws with matplotlib what the figure draws. The
 page downloads these files and writes its current settings into that cell: it replaces the value
 on each `    "name": value,  # comment` line, so the value written here must never contain the
-separator ",  # ", and the wheel's address, which it finds through the notebook's metadata.
+separator ",  # ", and it replaces the site's address (in the links and the wheel's URL) by its own,
+which it finds in the notebook's metadata.
 """
 import html
 import json
@@ -24,6 +25,7 @@ OUT = Path("build") / FOLDER
 LABS = ["embedding-analogy", "parallel-steps", "rnn-gradient", "bottleneck", "bahdanau-alignment"]
 EXERCISES = "code-exercises"
 SEPARATOR = ",  # "                       # between a setting's value and its comment
+NO_SITE = "https://YOUR-SITE/"             # without a site_url; the page writes its own address
 
 # --- the cells every notebook shares -------------------------------------------------------
 
@@ -381,7 +383,7 @@ def lab_notebook(lab: str, schema: list[dict], docs: Path, site: str, version: s
         new_code_cell(spec["figure"]),
         md("## Things to try\n\n" + spec["try"]),
     ]
-    return finish(cells, lab, url)
+    return finish(cells, lab, site, url)
 
 
 # --- the code exercises --------------------------------------------------------------------
@@ -456,19 +458,20 @@ def exercises_notebook(docs: Path, site: str, version: str, url: str):
              new_markdown_cell(CHECK_TEXT), new_code_cell(CHECK_CODE)]
     for ex in exercises:
         cells += exercise_cells(ex, page)
-    return finish(cells, EXERCISES, url)
+    return finish(cells, EXERCISES, site, url)
 
 
 # --- writing -------------------------------------------------------------------------------
 
-def finish(cells: list, name: str, url: str):
-    """Stable cell ids (the same build gives the same bytes), the kernel, and what the page reads."""
+def finish(cells: list, name: str, site: str, url: str):
+    """Stable cell ids (the same build gives the same bytes), the kernel, and what the page reads:
+    the site's address, which it replaces in every cell by its own, and the wheel's."""
     for k, cell in enumerate(cells):
         cell["id"] = f"{name}-{k}"
     nb = new_notebook(cells=cells, metadata={
         "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
         "language_info": {"name": "python"},
-        "seqlabs": {"notebook": name, "wheel": url.rsplit("/", 1)[-1], "wheel_url": url},
+        "seqlabs": {"notebook": name, "site": site, "wheel": url.rsplit("/", 1)[-1], "wheel_url": url},
     })
     nbformat.validate(nb)
     return nb
@@ -484,7 +487,7 @@ def ensure(root: Path, docs: Path, site_url: str | None, labs: dict) -> Path:
     out = root / OUT
     out.mkdir(parents=True, exist_ok=True)
     built = wheel.ensure(root)
-    site = site_url or ""  # without a site_url the address is relative; the page makes it absolute
+    site = site_url or NO_SITE
     url = f"{site}{FOLDER}/{built.name}"
     version = wheel.package_version(root)
     books = {lab: lab_notebook(lab, labs[lab]["schema"], docs, site, version, url) for lab in LABS}
