@@ -223,6 +223,35 @@ def test_the_built_notebooks_do_not_change_when_nothing_changed(site_dir, tmp_pa
     assert nbformat.writes(out) + "\n" == (site_dir / "notebooks" / "rnn-gradient.ipynb").read_text()
 
 
+WRITE = """
+import { readFileSync } from "node:fs";
+import { pointAtThisSite, writeParameters } from "%s";
+const [file, schema, values] = process.argv.slice(1);
+const nb = pointAtThisSite(JSON.parse(readFileSync(file, "utf8")));
+process.stdout.write(JSON.stringify(writeParameters(nb, JSON.parse(schema), JSON.parse(values))));
+"""
+AWKWARD_TEXT = 'a "quoted", back\\slash\nnew line,  # not a comment, é—σ \u2028 \'single\' {"x": 1}'
+
+
+@pytest.mark.parametrize("lab, values", [
+    ("rnn-gradient", {"sigma_max": 1, "hidden": 7, "nonlinearity": "linear"}),
+    ("bahdanau-alignment", {"sentence": "long", "text": AWKWARD_TEXT,
+                            "model": {"E_src": [[1, 0.5, -2.5e-7, 1e21]], "flag": True, "gap": None, 'k"ey': False}}),
+])
+def test_what_the_page_writes_python_reads_back_unchanged(site_dir, lab, values):
+    """The page's writer (js/notebooks/file.js, under Node) against Python's reading of the cell."""
+    script = WRITE % (ROOT / "js" / "notebooks" / "file.js").as_uri()
+    out = subprocess.run(["node", "--input-type=module", "-e", script, str(site_dir / "notebooks" / f"{lab}.ipynb"),
+                          json.dumps(api.schema(lab)), json.dumps(values)], capture_output=True, text=True, check=True)
+    nb = nbformat.reads(out.stdout, as_version=4)
+    nbformat.validate(nb)
+    assert parameters(nb) == {p["name"]: p.get("default") for p in api.schema(lab)} | values
+    assert SITE_URL not in out.stdout  # every link and the wheel's URL now name the page's own site
+    assert nb.metadata.seqlabs.wheel_url == (ROOT / "notebooks" / WHEEL).as_uri()
+    if lab == "rnn-gradient":
+        assert '    "sigma_max": 1.0,  # σmax of W_hh: from 0.5 to 1.5' in tagged(nb, "parameters").source
+
+
 # --- the notebooks, run -------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
