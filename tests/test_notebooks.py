@@ -32,6 +32,7 @@ WHEEL = wheel.wheel_name(ROOT)
 VERSION = wheel.package_version(ROOT)
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000/")  # the build's site_url (mkdocs.yml)
 INLINE = "module://matplotlib_inline.backend_inline"  # Jupyter's own backend: headless, and it keeps the PNGs
+EXPLODING = {"sigma_max": 1.1, "nonlinearity": "linear"}  # rnn-gradient settings a reader might choose
 SOLUTIONS = {
     "exercise-code-rnn-step": "def rnn_step(W_hh, W_xh, b, h_prev, x):\n"
                               "    return np.tanh(W_hh @ h_prev + W_xh @ x + b)",
@@ -233,20 +234,26 @@ process.stdout.write(JSON.stringify(writeParameters(nb, JSON.parse(schema), JSON
 AWKWARD_TEXT = 'a "quoted", back\\slash\nnew line,  # not a comment, é—σ \u2028 \'single\' {"x": 1}'
 
 
+def as_the_page_writes_it(site_dir, lab: str, values: dict) -> str:
+    """The built notebook after the page's writer (js/notebooks/file.js, under Node) set values."""
+    script = WRITE % (ROOT / "js" / "notebooks" / "file.js").as_uri()
+    return subprocess.run(["node", "--input-type=module", "-e", script, str(site_dir / "notebooks" / f"{lab}.ipynb"),
+                           json.dumps(api.schema(lab)), json.dumps(values)], capture_output=True, text=True,
+                          check=True).stdout
+
+
 @pytest.mark.parametrize("lab, values", [
     ("rnn-gradient", {"sigma_max": 1, "hidden": 7, "nonlinearity": "linear"}),
     ("bahdanau-alignment", {"sentence": "long", "text": AWKWARD_TEXT,
                             "model": {"E_src": [[1, 0.5, -2.5e-7, 1e21]], "flag": True, "gap": None, 'k"ey': False}}),
 ])
 def test_what_the_page_writes_python_reads_back_unchanged(site_dir, lab, values):
-    """The page's writer (js/notebooks/file.js, under Node) against Python's reading of the cell."""
-    script = WRITE % (ROOT / "js" / "notebooks" / "file.js").as_uri()
-    out = subprocess.run(["node", "--input-type=module", "-e", script, str(site_dir / "notebooks" / f"{lab}.ipynb"),
-                          json.dumps(api.schema(lab)), json.dumps(values)], capture_output=True, text=True, check=True)
-    nb = nbformat.reads(out.stdout, as_version=4)
+    """The page's writer against Python's reading of the cell."""
+    text = as_the_page_writes_it(site_dir, lab, values)
+    nb = nbformat.reads(text, as_version=4)
     nbformat.validate(nb)
     assert parameters(nb) == {p["name"]: p.get("default") for p in api.schema(lab)} | values
-    assert SITE_URL not in out.stdout  # every link and the wheel's URL now name the page's own site
+    assert SITE_URL not in text  # every link and the wheel's URL now name the page's own site
     assert nb.metadata.seqlabs.wheel_url == (ROOT / "notebooks" / WHEEL).as_uri()
     if lab == "rnn-gradient":
         assert '    "sigma_max": 1.0,  # σmax of W_hh: from 0.5 to 1.5' in tagged(nb, "parameters").source
@@ -264,6 +271,9 @@ def executed(site_dir, tmp_path_factory):
         if "draft" in cell.metadata.get("tags", []):
             cell.source = SOLUTIONS[cell.metadata.seqlabs.exercise]
     books["solved"] = solved
+    # As the page writes it after a reader chose a linear cell with every singular value 1.1.
+    rewritten = nbformat.reads(as_the_page_writes_it(site_dir, "rnn-gradient", EXPLODING), as_version=4)
+    books["rewritten"] = guarded(rewritten, lib)
     start = time.perf_counter()
     done = execute(books, lib, tmp_path_factory.mktemp("cwd"))
     print(f"\nexecuted {len(books)} notebooks in {time.perf_counter() - start:.1f} s")
@@ -300,6 +310,12 @@ def test_the_notebooks_compute_what_the_figures_show(executed, site_dir):
     r = built_result(site_dir, "bottleneck")
     assert "With attention:    " + " ".join(r["comparison"]["attention"]) in out["bottleneck"]
     assert "Without attention: " + " ".join(r["comparison"]["plain"]) in out["bottleneck"]
+
+
+def test_settings_the_page_writes_reach_the_lab(executed):
+    done, _ = executed
+    # Linear, with W_hh = 1.1 Q (Q orthogonal): the norm is exactly the bound 1.1^(T-t).
+    assert "60 steps back: measured 304, bound σmax^60 = 304" in printed(code_cells(done["rewritten"])[-2])
 
 
 def test_the_exercise_notebook_checks_with_the_pages_checker(executed):
