@@ -4,6 +4,7 @@ import { renderMath } from "./page/math.js";
 import { fillSiteAddress } from "./page/site-address.js";
 import { startEmbedResize } from "./lms/embed.js";
 import { mountExercises } from "./practice/exercises.js";
+import { mountExerciseNotebook } from "./practice/exercise-notebook.js";
 import { mountExplainers } from "./page/explainers.js";
 import { mountLabs } from "./labs/lab.js";
 import { mountOfflineControl } from "./offline/offline.js";
@@ -18,6 +19,7 @@ function onPage() {
   mountPythonChecks(document);
   mountLabs(document);
   mountExercises(document);
+  mountExerciseNotebook(document);
   mountScratchCells(document);
   mountOfflineControl();
   fillSiteAddress(document);

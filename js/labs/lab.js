@@ -6,6 +6,7 @@ import { el } from "../dom.js";
 import { python } from "../runtime/pyclient.js";
 import { defaults } from "./schema.js";
 import { buildStatus } from "../runtime/status.js";
+import { mountNotebookDownload } from "./notebook.js";
 import { readLabState, writeLabState } from "./urlstate.js";
 import * as bahdanauAlignment from "./bahdanau-alignment.js";
 import * as bottleneck from "./bottleneck.js";
@@ -49,6 +50,7 @@ function mountLab(figure) {
   box.append(words, notice, fieldset);
   const statusBox = div("lab-status", box);
   const status = buildStatus(statusBox, { onRetry: () => compute(), onCancel: () => python.cancel() });
+  mountNotebookDownload(box, { lab, schema, built: result, settings: () => ({ ...values, ...drawing.extraParams?.() }) });
 
   const fromUrl = readLabState(lab, schema);
   let values = { ...defaults(schema), ...fromUrl.values };

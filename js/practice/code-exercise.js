@@ -31,6 +31,9 @@ function saveDraftSoon(id, code) {
   unsaved.set(id, { code, timer: setTimeout(() => saveDraft(id, code), SAVE_DELAY_MS) });
 }
 
+// What the field of a code exercise holds, saved or not yet: the notebook download starts from it.
+export const draftOf = (id) => unsaved.get(id)?.code ?? progress.get(id).code;
+
 function flushDraft(id) {
   const pending = unsaved.get(id);
   if (pending) saveDraft(id, pending.code);

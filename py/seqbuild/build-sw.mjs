@@ -2,7 +2,9 @@
 // usage: node build-sw.mjs SITE_DIR
 // Every file the site needs offline is precached with a content revision, so a new build is a
 // new service worker; the 2 MiB default size cap would silently drop the wasm, numpy and the
-// stdlib, so it is raised. Writes offline.json (count and bytes) for the page's offline control.
+// stdlib, so it is raised. The lab notebooks and the seqlabs wheel they install (about 1 MB) are
+// stored too, so "Download as a notebook" works offline; pages never fetch them unasked.
+// Writes offline.json (count and bytes) for the page's offline control.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { generateSW } from "workbox-build";
@@ -10,7 +12,7 @@ import { generateSW } from "workbox-build";
 const site = process.argv[2];
 const { count, size, warnings } = await generateSW({
   globDirectory: site,
-  globPatterns: ["**/*.{html,css,js,mjs,json,svg,png,ico,woff2,wasm,zip,whl}"],
+  globPatterns: ["**/*.{html,css,js,mjs,json,svg,png,ico,woff2,wasm,zip,whl,ipynb}"],
   globIgnores: ["sw.js", "workbox-*.js", "offline.json", "**/*.map"],
   swDest: join(site, "sw.js"),
   maximumFileSizeToCacheInBytes: 64 * 1024 * 1024,

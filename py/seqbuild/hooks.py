@@ -1,5 +1,6 @@
-"""MkDocs hooks: vendor the runtime, bundle the JS, ship seqlabs, and put each lab's
-build-time result into the page so its figure draws before (and without) Pyodide."""
+"""MkDocs hooks: vendor the runtime, bundle the JS, ship seqlabs (as a zip for the browser and
+as a wheel for the notebooks), and put each lab's build-time result into the page so its figure
+draws before (and without) Pyodide."""
 import re
 import subprocess
 from pathlib import Path
@@ -8,7 +9,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
-from seqbuild import bundle, labdata, mathrender, models, vendor
+from seqbuild import bundle, labdata, mathrender, models, notebooks, vendor
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILD = ROOT / "build"
@@ -27,15 +28,18 @@ def on_config(config):
     models.ensure(ROOT)  # before labdata: the translation labs' default results need the weights
     _labs.clear()
     _labs.update(labdata.load(ROOT))
+    # After the models (the wheel carries them) and the lab data (the notebooks use the schemas).
+    notebooks.ensure(ROOT, Path(config["docs_dir"]), config["site_url"], _labs)
     return config
 
 
 def on_files(files, config):
-    for path in sorted((BUILD / "assets").rglob("*")):
-        if path.is_file() and not path.name.startswith("."):
-            rel = path.relative_to(BUILD).as_posix()
-            files.append(File(rel, src_dir=str(BUILD), dest_dir=config["site_dir"],
-                              use_directory_urls=config["use_directory_urls"]))
+    for folder in (BUILD / "assets", ROOT / notebooks.OUT):  # both under build/
+        for path in sorted(folder.rglob("*")):
+            if path.is_file() and not path.name.startswith("."):
+                rel = path.relative_to(BUILD).as_posix()
+                files.append(File(rel, src_dir=str(BUILD), dest_dir=config["site_dir"],
+                                  use_directory_urls=config["use_directory_urls"]))
     return files
 
 
