@@ -48,6 +48,8 @@ def open_module(make_context, server, width, results=None, **options):
     """The module page at `width`, Pyodide blocked; results = {lab: result} replaces build data."""
     context, _ = make_context(viewport={"width": width, "height": 800}, **options)
     context.route("**/vendor/pyodide/**", lambda route: route.abort())
+    # Window errors, such as a ResizeObserver that a redraw set off again ("loop completed").
+    context.add_init_script("window.errors = []; addEventListener('error', (e) => errors.push(e.message));")
     if results:
         def serve(route):
             response = route.fetch()
@@ -127,6 +129,7 @@ def test_charts_redraw_for_each_width_with_readable_text_and_no_page_overflow(ma
     assert phone["valueBottom"] <= phone["sliderTop"] and phone["slider"] >= phone["row"] - 1
     settle(page, 768)
     assert slider_row(page)["sameLine"]
+    assert page.evaluate("() => errors") == []
 
 
 @pytest.mark.parametrize("view, opens_in", [("model", "light"), ("measured", "dark")])
