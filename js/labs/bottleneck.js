@@ -5,6 +5,7 @@ import { format } from "d3";
 import { translationModel } from "./models-state.js";
 import { createLengthChart } from "../views/length-chart.js";
 import { composer } from "./bahdanau-alignment.js";
+import { tableBox } from "./table-box.js";
 import { el } from "../dom.js";
 
 const pct = format(".0%");
@@ -34,7 +35,7 @@ export function mount(box, ctx) {
   const budget = el("p", { class: "bottleneck-budget" });
   const table = el("table", { class: "steps-table" });
   const compare = el("dl", { class: "lab-readouts bottleneck-compare" });
-  box.append(...charts.map((c) => c.box), legend, budget, table);
+  box.append(...charts.map((c) => c.box), legend, budget, tableBox(table));
   const compose = composer(box, ctx, "Type a long English sentence to compare both models");
   box.append(compare);
   for (const c of charts) c.view = createLengthChart(c.box, c.m);

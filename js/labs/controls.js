@@ -41,7 +41,9 @@ export function buildControls(container, schema, values, onChange) {
   const controls = {};
   for (const param of schema.filter(isControl)) {
     const id = `lab-ctl-${++uid}`;
-    const row = element("div", { class: "lab-control", "data-param": param.name });
+    // The kind is in the class so that a narrow screen can give a slider's value its own place.
+    const kind = param.type === "choice" ? "choice" : "range";
+    const row = element("div", { class: `lab-control lab-control--${kind}`, "data-param": param.name });
     const label = element("label", { for: id }, param.label);
     const help = element("span", { class: "lab-control__help", id: `${id}-help` }, param.help);
     const make = param.type === "choice" ? choiceControl : rangeControl;

@@ -2,6 +2,7 @@
 // (the default view), their modelled time on P parallel units, or their times measured on the one
 // core that runs Python here. Every number comes from Python; this file only picks and words them.
 import { createStepsChart, tickFormats } from "../views/steps-chart.js";
+import { tableBox } from "./table-box.js";
 import { el } from "../dom.js";
 
 const count = (v) => v.toLocaleString("en-US");
@@ -80,10 +81,11 @@ export function mount(box, ctx) {
   legend.innerHTML = '<span class="key key-measured">RNN layer</span><span class="key key-bound">one self-attention layer</span>';
   const where = el("p", { class: "steps-where" });
   const table = el("table", { class: "steps-table" });
+  const tableScroll = tableBox(table);
   const measure = el("button", { type: "button", class: "md-button steps-measure" }, "Measure again");
   measure.addEventListener("click", () => ctx.recompute());
   const chart = createStepsChart(chartBox);
-  box.append(chartBox, legend, where, table, measure);
+  box.append(chartBox, legend, where, tableScroll, measure);
 
   return {
     draw(result) {

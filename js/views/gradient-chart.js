@@ -1,8 +1,8 @@
 // View for rnn-gradient: gradient norm against distance on a log axis, with the bound
-// sigma_max^(T-t) and a reference at 1. It only draws what it is given.
-import { axisBottom, axisLeft, format, line, max, min, pointer, scaleLinear, scaleLog, select } from "d3";
+// sigma_max^(T-t) and a reference at 1. It only draws what it is given, for the width it has.
+import { axisBottom, axisLeft, format, line, max, min, pointer, scaleLinear, scaleLog } from "d3";
+import { createFrame, tickCount } from "./chart-frame.js";
 
-const W = 640, H = 320, M = { top: 12, right: 16, bottom: 44, left: 64 };
 const sci = format(".2~e");
 
 export function formatNorm(v) {
@@ -12,16 +12,15 @@ export function formatNorm(v) {
 }
 
 export function createGradientChart(container, { onCursor }) {
-  const svg = select(container).append("svg")
-    .attr("viewBox", `0 0 ${W} ${H}`).attr("class", "gradient-chart")
-    .attr("tabindex", 0).attr("role", "img");
-  const plot = svg.append("g").attr("transform", `translate(${M.left},${M.top})`);
-  const gx = plot.append("g").attr("class", "axis").attr("transform", `translate(0,${H - M.top - M.bottom})`);
-  const gy = plot.append("g").attr("class", "axis");
-  plot.append("text").attr("class", "axis-label").attr("x", (W - M.left - M.right) / 2).attr("y", H - M.top - 6)
-    .attr("text-anchor", "middle").text("distance T − t (steps back)");
-  plot.append("text").attr("class", "axis-label").attr("transform", "rotate(-90)")
-    .attr("x", -(H - M.top - M.bottom) / 2).attr("y", -50).attr("text-anchor", "middle").text("gradient norm (log scale)");
+  let x, y, data = null, at = null;
+  const frame = createFrame(container, {
+    className: "gradient-chart", height: (w) => Math.min(320, Math.max(240, w / 2)),
+    margin: { top: 12, right: 16, bottom: 44, left: 64 },
+    xLabel: "distance T − t (steps back)", yLabel: "gradient norm (log scale)", yLabelOffset: 50,
+    onResize: () => data && render(),
+  });
+  const { svg, plot, gx, gy } = frame;
+  svg.attr("tabindex", 0);
   const one = plot.append("line").attr("class", "ref-one");
   const boundPath = plot.append("path").attr("class", "series-bound");
   const normPath = plot.append("path").attr("class", "series-measured");
@@ -30,23 +29,23 @@ export function createGradientChart(container, { onCursor }) {
   const dotNorm = cursor.append("circle").attr("r", 4).attr("class", "dot-measured");
   const dotBound = cursor.append("rect").attr("width", 7).attr("height", 7).attr("class", "dot-bound");
 
-  let x, y, data = null, at = null;
-  const innerW = W - M.left - M.right, innerH = H - M.top - M.bottom;
-
-  function moveCursor(distance) {
+  // Values are reported when the cursor or the data move, not when a resize only redraws them.
+  function moveCursor(distance, report = true) {
     if (!data) return;
     at = Math.max(1, Math.min(data.distances.length, distance));
     const norm = data.norms[at - 1], bound = data.bound[at - 1];
     cursor.attr("visibility", "visible");
-    cursor.select("line").attr("x1", x(at)).attr("x2", x(at)).attr("y1", 0).attr("y2", innerH);
+    cursor.select("line").attr("x1", x(at)).attr("x2", x(at)).attr("y1", 0).attr("y2", frame.innerH);
     const visible = (v) => v !== null && v > 0;
     dotNorm.attr("visibility", visible(norm) ? "visible" : "hidden").attr("cx", x(at)).attr("cy", visible(norm) ? y(norm) : 0);
     dotBound.attr("visibility", visible(bound) ? "visible" : "hidden")
       .attr("x", x(at) - 3.5).attr("y", visible(bound) ? y(bound) - 3.5 : 0);
-    onCursor({ distance: at, norm, bound });
+    if (report) onCursor({ distance: at, norm, bound });
   }
 
-  svg.on("pointermove", (event) => {
+  // A mouse reads values as it moves; a finger as it touches and as it drags sideways (the
+  // chart's touch-action leaves vertical drags to scroll the page).
+  svg.on("pointerdown pointermove", (event) => {
     if (!data) return;
     const [px] = pointer(event, plot.node());
     moveCursor(Math.round(x.invert(px)));
@@ -61,22 +60,27 @@ export function createGradientChart(container, { onCursor }) {
     event.preventDefault();
   });
 
+  function render(report = false) {
+    const { innerW, innerH } = frame;
+    const positive = [...data.norms, ...data.bound, 1].filter((v) => v !== null && v > 0);
+    const lo = Math.max(min(positive), 1e-300), hi = max(positive);
+    x = scaleLinear().domain([1, data.distances.length]).range([0, innerW]);
+    y = scaleLog().domain([lo / 2, hi * 2]).range([innerH, 0]).clamp(true);
+    gx.call(axisBottom(x).ticks(tickCount(innerW, 70)));
+    gy.call(axisLeft(y).ticks(tickCount(innerH, 44), sci));
+    one.attr("x1", 0).attr("x2", innerW).attr("y1", y(1)).attr("y2", y(1));
+    const path = (values) => line().defined((d) => d.v !== null && d.v > 0).x((d) => x(d.d)).y((d) => y(d.v))(
+      data.distances.map((d, i) => ({ d, v: values[i] })));
+    normPath.attr("d", path(data.norms));
+    boundPath.attr("d", path(data.bound));
+    if (at !== null) moveCursor(Math.min(at, data.distances.length), report);
+  }
+
   return {
     draw(result, label) {
       data = result;
       svg.attr("aria-label", label);
-      const positive = [...result.norms, ...result.bound, 1].filter((v) => v !== null && v > 0);
-      const lo = Math.max(min(positive), 1e-300), hi = max(positive);
-      x = scaleLinear().domain([1, result.distances.length]).range([0, innerW]);
-      y = scaleLog().domain([lo / 2, hi * 2]).range([innerH, 0]).clamp(true);
-      gx.call(axisBottom(x).ticks(8));
-      gy.call(axisLeft(y).ticks(6, sci));
-      one.attr("x1", 0).attr("x2", innerW).attr("y1", y(1)).attr("y2", y(1));
-      const path = (values) => line().defined((d) => d.v !== null && d.v > 0).x((d) => x(d.d)).y((d) => y(d.v))(
-        result.distances.map((d, i) => ({ d, v: values[i] })));
-      normPath.attr("d", path(result.norms));
-      boundPath.attr("d", path(result.bound));
-      if (at !== null) moveCursor(Math.min(at, result.distances.length));
+      render(true);
     },
   };
 }

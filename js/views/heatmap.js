@@ -1,11 +1,13 @@
 // View for bahdanau-alignment: attention weights as a grid, source across the top and output
 // down the side, shaded with cividis (perceptually uniform, readable with colour-vision
-// deficiencies, on light and dark). The focused or hovered cell is read out in words. Marks drawn
-// over the cells (gold alignment, cursor) are a light line on a dark halo, so that they show on
-// every shade of the scale.
-import { interpolateCividis, scaleBand, scaleSequential, select } from "d3";
+// deficiencies, on light and dark). The focused, pointed-at or touched cell is read out in words.
+// Marks drawn over the cells (gold alignment, cursor) are a light line on a dark halo, so that
+// they show on every shade of the scale. Cells narrow a little to fit a small screen; a grid
+// still too wide scrolls sideways in its own box, its words kept at full size.
+import { interpolateCividis, pointer, scaleBand, scaleSequential, select } from "d3";
+import { FALLBACK_WIDTH, observeWidth, scrollBox } from "./resize.js";
 
-const CELL = 30, LEFT = 110, TOP = 110;
+const CELL = 30, MIN_CELL = 24, LEFT = 110, TOP = 110, RIGHT = 10;
 
 export function createHeatmap(container, { onCell }) {
   const svg = select(container).append("svg").attr("class", "heatmap").attr("tabindex", 0).attr("role", "img");
@@ -19,15 +21,25 @@ export function createHeatmap(container, { onCell }) {
   const colsAxis = grid.append("g");
   const rowsAxis = grid.append("g");
   const colour = scaleSequential(interpolateCividis).domain([0, 1]);
-  let data = null, at = null, x, y;
+  const box = scrollBox(container, () => "Heat map of attention weights, wider than the screen: scroll sideways to see all of it");
+  box.watch(svg.node());
+  let data = null, showGold = false, at = null, x, y, width = FALLBACK_WIDTH;
+  observeWidth(container, (w) => {
+    width = w;
+    if (data) render();
+  });
+
+  function placeCursor() {
+    for (const mark of [cursorHalo, cursor]) {
+      mark.attr("visibility", at ? "visible" : "hidden");
+      if (at) mark.attr("x", x(at[1])).attr("y", y(at[0])).attr("width", x.bandwidth()).attr("height", y.bandwidth());
+    }
+  }
 
   function focusCell(i, j) {
     if (!data) return;
     at = [Math.max(0, Math.min(data.output.length - 1, i)), Math.max(0, Math.min(data.source.length - 1, j))];
-    for (const mark of [cursorHalo, cursor]) {
-      mark.attr("visibility", "visible").attr("x", x(at[1])).attr("y", y(at[0]))
-        .attr("width", x.bandwidth()).attr("height", y.bandwidth());
-    }
+    placeCursor();
     onCell({ output: data.output[at[0]], source: data.source[at[1]], weight: data.weights[at[0]][at[1]] });
   }
 
@@ -37,38 +49,56 @@ export function createHeatmap(container, { onCell }) {
     event.preventDefault();
     const [di, dj] = moves[event.key];
     focusCell((at?.[0] ?? 0) + (at ? di : 0), (at?.[1] ?? 0) + (at ? dj : 0));
+    // In a grid wider than its box, the box follows the cursor.
+    cursor.node().scrollIntoView({ block: "nearest", inline: "nearest" });
   });
   svg.on("focus", () => focusCell(at?.[0] ?? 0, at?.[1] ?? 0));
+  // A mouse reads the cell under it; a finger the cell it touches. Dragging a finger scrolls
+  // the box (and the page), as it does anywhere else.
+  svg.on("pointerdown pointermove", (event) => {
+    if (!data) return;
+    const [px, py] = pointer(event, grid.node());
+    const j = Math.floor(px / x.step()), i = Math.floor(py / y.step());
+    const inside = px >= 0 && py >= 0 && i < data.output.length && j < data.source.length;
+    if (inside && (at?.[0] !== i || at?.[1] !== j)) focusCell(i, j);
+  });
+
+  function render() {
+    const M = data.source.length, N = data.output.length;
+    const cell = Math.max(MIN_CELL, Math.min(CELL, Math.floor((width - LEFT - RIGHT) / M)));
+    x = scaleBand().domain(data.source.map((_, j) => j)).range([0, M * cell]);
+    y = scaleBand().domain(data.output.map((_, i) => i)).range([0, N * cell]);
+    // Drawn at its true size (1 unit = 1 CSS pixel); the box scrolls when that is too wide.
+    const w = LEFT + M * cell + RIGHT, h = TOP + N * cell + RIGHT;
+    svg.attr("viewBox", `0 0 ${w} ${h}`).attr("width", w).attr("height", h);
+    const flat = data.weights.flatMap((row, i) => row.map((v, j) => ({ i, j, w: v })));
+    cells.selectAll("rect").data(flat).join("rect")
+      .attr("x", (d) => x(d.j)).attr("y", (d) => y(d.i)).attr("width", x.bandwidth()).attr("height", y.bandwidth())
+      .attr("fill", (d) => colour(d.w));
+    colsAxis.selectAll("text").data(data.source).join("text")
+      .attr("transform", (_, j) => `translate(${x(j) + cell / 2},-6) rotate(-55)`).attr("class", "heatmap-label").text((d) => d);
+    rowsAxis.selectAll("text").data(data.output).join("text")
+      .attr("x", -6).attr("y", (_, i) => y(i) + cell / 2 + 4).attr("text-anchor", "end").attr("class", "heatmap-label")
+      .text((d) => d);
+    frame.attr("x", -0.5).attr("y", -0.5).attr("width", M * cell + 1).attr("height", N * cell + 1);
+    const gold = showGold && data.gold ? data.gold : [];
+    for (const layer of [haloLayer, goldLayer]) {
+      layer.selectAll("rect").data(gold).join("rect")
+        .attr("x", ([, j]) => x(j) + 4).attr("y", ([i]) => y(i) + 4)
+        .attr("width", x.bandwidth() - 8).attr("height", y.bandwidth() - 8);
+    }
+    placeCursor();
+    box.update();
+  }
 
   return {
     colour,
-    draw(result, label, showGold) {
+    draw(result, label, gold) {
       data = result;
-      const M = result.source.length, N = result.output.length;
-      x = scaleBand().domain(result.source.map((_, j) => j)).range([0, M * CELL]);
-      y = scaleBand().domain(result.output.map((_, i) => i)).range([0, N * CELL]);
-      svg.attr("viewBox", `0 0 ${LEFT + M * CELL + 10} ${TOP + N * CELL + 10}`)
-        .attr("width", LEFT + M * CELL + 10).attr("aria-label", label);
-      const flat = result.weights.flatMap((row, i) => row.map((w, j) => ({ i, j, w })));
-      cells.selectAll("rect").data(flat).join("rect")
-        .attr("x", (d) => x(d.j)).attr("y", (d) => y(d.i)).attr("width", x.bandwidth()).attr("height", y.bandwidth())
-        .attr("fill", (d) => colour(d.w))
-        .on("pointerenter", (_, d) => focusCell(d.i, d.j));
-      colsAxis.selectAll("text").data(result.source).join("text")
-        .attr("transform", (_, j) => `translate(${x(j) + CELL / 2},-6) rotate(-55)`).attr("class", "heatmap-label").text((d) => d);
-      rowsAxis.selectAll("text").data(result.output).join("text")
-        .attr("x", -6).attr("y", (_, i) => y(i) + CELL / 2 + 4).attr("text-anchor", "end").attr("class", "heatmap-label")
-        .text((d) => d);
-      frame.attr("x", -0.5).attr("y", -0.5).attr("width", M * CELL + 1).attr("height", N * CELL + 1);
-      const gold = showGold && result.gold ? result.gold : [];
-      for (const layer of [haloLayer, goldLayer]) {
-        layer.selectAll("rect").data(gold).join("rect")
-          .attr("x", ([, j]) => x(j) + 4).attr("y", ([i]) => y(i) + 4)
-          .attr("width", x.bandwidth() - 8).attr("height", y.bandwidth() - 8);
-      }
+      showGold = gold;
       at = null;
-      cursorHalo.attr("visibility", "hidden");
-      cursor.attr("visibility", "hidden");
+      svg.attr("aria-label", label);
+      render();
     },
   };
 }
