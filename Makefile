@@ -40,8 +40,10 @@ serve: setup
 chromium:
 	@test -x /usr/bin/chromium || { apt-get update && apt-get install -y chromium; }
 
+# Two workers: most of the suite waits on Chromium and Pyodide; files stay whole on one worker
+# (module fixtures), and the site is built once and shared (tests/conftest.py).
 test: setup $(VENV)/.test-deps chromium
-	$(PY) -m pytest
+	$(PY) -m pytest -n 2 --dist loadfile
 
 bundle: build
 	$(PY) -m seqbuild.package site dist/sequences-before-transformers.zip

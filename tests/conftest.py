@@ -2,6 +2,7 @@
 import functools
 import http.server
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -9,6 +10,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from filelock import FileLock
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
@@ -21,16 +23,34 @@ Element.prototype.attachShadow = function (init) { return attach.call(this, {...
 """
 
 
+def build_lock() -> FileLock:
+    """One build at a time: builds share build/ and the trained models in this checkout, and the
+    suite runs in parallel workers (pytest-xdist)."""
+    (ROOT / "build").mkdir(exist_ok=True)
+    return FileLock(ROOT / "build" / ".test-build.lock")
+
+
 def build_site(dest: Path, env_extra: dict | None = None) -> Path:
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **(env_extra or {})}
-    subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-d", str(dest)],
-                   cwd=ROOT, env=env, check=True)
+    with build_lock():
+        subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-d", str(dest)],
+                       cwd=ROOT, env=env, check=True)
     return dest
 
 
 @pytest.fixture(scope="session")
-def site_dir(tmp_path_factory) -> Path:
-    return build_site(tmp_path_factory.mktemp("site") / "site")
+def site_dir(tmp_path_factory, worker_id) -> Path:
+    """The default build, made once per run and shared by every worker."""
+    if worker_id == "master":  # not running under xdist
+        return build_site(tmp_path_factory.mktemp("site") / "site")
+    shared = tmp_path_factory.getbasetemp().parent
+    dest, done = shared / "site", shared / "site.complete"
+    with FileLock(shared / "site.lock"):
+        if not done.exists():
+            shutil.rmtree(dest, ignore_errors=True)
+            build_site(dest)
+            done.touch()
+    return dest
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -109,3 +129,9 @@ def page(make_context):
     p = context.new_page()
     p.guard = guard
     return p
+
+
+def pytest_collection_modifyitems(items):
+    # Tests that need no built site run first, so that under xdist one worker works through them
+    # while the other builds the site (and, on a fresh clone, trains the translation models).
+    items.sort(key=lambda item: "site_dir" in item.fixturenames)

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from conftest import build_lock
 from seqbuild import models as build_models
 from seqlabs import api, models, translation as tr, translation_corpus as tc, translation_labs
 from seqlabs.schema import InputError
@@ -17,7 +18,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(scope="module")
 def report():
-    build_models.ensure(ROOT)  # trains once; later runs reuse the cached weights
+    with build_lock():  # not while a site build in another worker trains them
+        build_models.ensure(ROOT)  # trains once; later runs reuse the cached weights
     return models.report()
 
 
