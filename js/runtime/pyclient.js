@@ -20,6 +20,7 @@ export class PythonClient extends EventTarget {
     this.restarts = 0;
     this.preloads = new Set();
     this.state = "idle";        // idle | loading | ready | failed
+    this.bootedFrom = null;     // "snapshot" | "boot", once ready
   }
 
   setState(state, detail) {
@@ -42,6 +43,7 @@ export class PythonClient extends EventTarget {
         if (!current()) return;
         if (data.type === "ready") {
           clearTimeout(timer);
+          this.bootedFrom = data.from;
           this.setState("ready");
           resolve();
         } else if (data.type === "failed") {

@@ -1,5 +1,8 @@
 // The one Web Worker that runs Python: boots Pyodide from the site's own copy, loads numpy,
 // unpacks the seqlabs package, then answers {id, lab, params} with {id, result} | {id, error}.
+import { LAB_DIR, PRELUDE, RESEED } from "./boot-python.js";
+import { loadFromSnapshot, parseSnapshot } from "./snapshot-restore.js";
+
 const assets = new URL("../", import.meta.url);
 const pyodideDir = new URL("vendor/pyodide/", assets).href;
 
@@ -22,30 +25,76 @@ async function checkWasm() {
 
 let pyodideInstance = null;
 
-async function boot() {
+// A memory snapshot of Python with numpy and seqlabs imported (made and verified by the build,
+// py/seqbuild/snapshot.mjs) is used only when it is already in Cache Storage under the name
+// this build's manifest gives; the worker itself never downloads it. Any mismatch, failure or
+// timeout falls back to the usual boot, with one line on the console.
+const SNAPSHOT_CACHE = "seqlabs-snapshot";
+const SNAPSHOT_TIMEOUT_MS = 15_000;
+
+async function cachedSnapshot() {
+  // No cache yet (every first visit): no request at all.
+  if (!self.caches || !(await caches.has(SNAPSHOT_CACHE))) return null;
+  const response = await fetch(new URL("snapshot/manifest.json", assets), { cache: "no-cache" });
+  if (!response.ok) return null;
+  const manifest = await response.json();
+  if (!manifest.ok) return null;
+  const cache = await caches.open(SNAPSHOT_CACHE);
+  const hit = await cache.match(new URL(`snapshot/${manifest.file}`, assets).href);
+  return hit ? { manifest, bytes: await hit.arrayBuffer() } : null;
+}
+
+async function restore({ manifest, bytes }) {
+  // Cache Storage can hold a truncated or damaged copy: a wrong byte in the memory image
+  // would not fail the restore, only the learner's results.
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  const hex = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+  if (hex !== manifest.sha256) throw new Error("the cached snapshot is damaged (SHA-256 mismatch)");
+  const snapshot = parseSnapshot(bytes);
+  // The snapshot was made in Node, without JS promise integration (JSPI); with it, Pyodide lays
+  // out its function table differently. The labs do not use JSPI (run_sync).
+  for (const name of ["Suspending", "Suspender", "promising"]) delete WebAssembly[name];
+  if (typeof globalThis._createPyodideModule !== "function") await import(`${pyodideDir}pyodide.asm.js`);
+  const { loadPyodide } = await import(`${pyodideDir}pyodide.mjs`);
+  return loadFromSnapshot({ loadPyodide, indexURL: pyodideDir, snapshot, reseed: RESEED });
+}
+
+function timeout(ms, what) {
+  return new Promise((_, reject) => setTimeout(() => reject(new Error(`${what} took over ${ms / 1000} s`)), ms));
+}
+
+async function bareBoot() {
   await checkWasm();
   const { loadPyodide } = await import(`${pyodideDir}pyodide.mjs`);
   const pyodide = await loadPyodide({ indexURL: pyodideDir });
-  pyodideInstance = pyodide;
   // loadPackage reports failures on the console instead of throwing; the import below checks.
   await pyodide.loadPackage("numpy", { messageCallback: () => {}, errorCallback: () => {} });
   const zip = await fetch(new URL("seqlabs.zip", assets), { cache: "no-cache" });
   if (!zip.ok) throw new Error(`The lab package could not be fetched (HTTP ${zip.status}).`);
-  pyodide.unpackArchive(await zip.arrayBuffer(), "zip", { extractDir: "/home/pyodide/seqlabs" });
-  pyodide.runPython(`
-import sys
-sys.path.insert(0, "/home/pyodide/seqlabs")
-try:
-    import numpy
-except ImportError as err:
-    raise ImportError("numpy did not load in the browser") from err
-import seqlabs.api
-# Everything loaded so far lives as long as the worker; frozen, it is skipped by the cyclic
-# garbage collector, whose full passes over it cost ~15 ms and made every tenth redraw slow.
-import gc
-gc.collect()
-gc.freeze()
-`);
+  pyodide.unpackArchive(await zip.arrayBuffer(), "zip", { extractDir: LAB_DIR });
+  pyodide.runPython(PRELUDE);
+  return pyodide;
+}
+
+let bootedFrom = "boot";
+let restoring = false;  // what a failed restore leaves unhandled must not fail the start
+
+async function boot() {
+  let pyodide = null;
+  const snapshot = await cachedSnapshot().catch(() => null);
+  if (snapshot) {
+    restoring = true;
+    try {
+      pyodide = await Promise.race([restore(snapshot), timeout(SNAPSHOT_TIMEOUT_MS, "restoring the snapshot")]);
+      bootedFrom = "snapshot";
+    } catch (err) {
+      console.info(`Python snapshot not used (${err?.message ?? err}); starting Python the usual way.`);
+    } finally {
+      restoring = false;
+    }
+  }
+  pyodide ??= await bareBoot();
+  pyodideInstance = pyodide;
   return pyodide.pyimport("seqlabs.api").call_json;
 }
 
@@ -53,14 +102,14 @@ gc.freeze()
 // never settle; those escapes are reported as a failed start instead of a hang.
 let started = false;
 const escape = (reason) => {
-  if (!started) postMessage({ type: "failed", message: String(reason?.message ?? reason) });
+  if (!started && !restoring) postMessage({ type: "failed", message: String(reason?.message ?? reason) });
 };
 self.addEventListener("unhandledrejection", (event) => escape(event.reason));
 self.addEventListener("error", (event) => escape(event.error ?? event.message));
 
 const ready = boot();
 ready.then(
-  () => { started = true; postMessage({ type: "ready" }); },
+  () => { started = true; postMessage({ type: "ready", from: bootedFrom }); },
   (err) => postMessage({ type: "failed", message: String(err?.message ?? err) }),
 );
 
@@ -74,7 +123,7 @@ function unpackAsset(name) {
       if (!response.ok) throw new Error(`${name} could not be fetched (HTTP ${response.status}).`);
       const bytes = await response.arrayBuffer();
       await ready;
-      pyodideInstance.unpackArchive(bytes, "zip", { extractDir: "/home/pyodide/seqlabs" });
+      pyodideInstance.unpackArchive(bytes, "zip", { extractDir: LAB_DIR });
     })();
     loading.catch(() => assetsLoading.delete(name));  // a later call tries again
     assetsLoading.set(name, loading);
