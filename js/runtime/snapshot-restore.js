@@ -147,7 +147,7 @@ export function describeTable(Module, libs, mainTableLength) {
     if (fn === null) slots.push(null);
     else if (own(i)) slots.push(`#${fn.name}`);
     else if (names.has(fn)) slots.push(["=", ...names.get(fn)]);
-    else if (wrapped.has(i) && wrapped.get(i)[3]) slots.push(["w", ...wrapped.get(i)]);
+    else if (wrapped.has(i) && wrapped.get(i)[2]) slots.push(["w", ...wrapped.get(i)]);
     else unknown.push(i);
   }
   if (unknown.length) {
