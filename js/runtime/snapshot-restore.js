@@ -162,12 +162,25 @@ export function describeGOT(Module) {
 
 // ---- the restore, inside the preRun hook -------------------------------------------------
 
-async function relink(Module, snapshot, compiled) {
+async function relink(Module, snapshot, compiled, check) {
   const { meta } = snapshot;
   const table = Module.wasmTable;
-  if (table.length !== meta.table.mainLength) {
-    throw new Error(`the function table starts with ${table.length} slots, the snapshot expects ${meta.table.mainLength}`);
+  // Read before the first await: the preRun step that runs right after this one (CPython's
+  // "count args" trampoline) adds a slot where the browser has wasm GC, which Node 20 lacks.
+  const mainLength = table.length;
+  if (mainLength !== meta.table.mainLength) {
+    throw new Error(`the function table starts with ${mainLength} slots, the snapshot expects ${meta.table.mainLength}`);
   }
+  await check;  // nothing is written before the snapshot's integrity is known
+  const modules = await compiled;
+  if (table.length === mainLength + 1 && Module._PyEM_CountArgsPtr === mainLength) {
+    // That slot is taken by the first library below, and the restored memory holds the
+    // snapshot's own pointer (meta.countArgsPtr, 0 from Node): the JS side is told the same.
+    Module._PyEM_CountArgsPtr = meta.countArgsPtr;
+  } else if (table.length !== mainLength) {
+    throw new Error(`the function table grew to ${table.length} slots before the libraries were linked`);
+  }
+  if (Module._PyEM_CountArgsPtr !== meta.countArgsPtr) throw new Error("CPython's count-args trampoline differs");
   // Files first: site-packages exists (and is empty) by now.
   for (const entry of meta.files) {
     const dir = entry.path.slice(0, entry.path.lastIndexOf("/"));
@@ -187,7 +200,6 @@ async function relink(Module, snapshot, compiled) {
   // makes Emscripten take the bases from it instead of allocating. The handle sits in memory
   // that the snapshot overwrites.
   const handle = Module.HEAPU8.length - HANDLE_BYTES;
-  const modules = await compiled;
   for (const [i, lib] of meta.libs.entries()) {
     if (Module.LDSO.loadedLibsByName[lib.name]) throw new Error(`${lib.name} is loaded already`);
     Module.HEAPU8.fill(0, handle, handle + HANDLE_BYTES);
@@ -238,14 +250,15 @@ async function relink(Module, snapshot, compiled) {
 
 // Boots Pyodide from a parsed snapshot. loadPyodide is the vendored pyodide.mjs's, and
 // pyodide.asm.js must be loaded already (globalThis._createPyodideModule). The libraries are
-// compiled while Pyodide starts. Throws on any mismatch; the caller falls back.
-export async function loadFromSnapshot({ loadPyodide, indexURL, snapshot, buildId, reseed, options = {} }) {
+// compiled while Pyodide starts; so does `check` (a promise, say of an integrity check), which
+// must resolve before anything is linked or restored. Throws on any mismatch; the caller falls back.
+export async function loadFromSnapshot({ loadPyodide, indexURL, snapshot, buildId, reseed, check, options = {} }) {
   const { meta } = snapshot;
   if (buildId && meta.buildId !== buildId) throw new Error("the snapshot was made for another Pyodide build");
   const compiled = Promise.all(meta.libs.map((lib) => WebAssembly.compile(fileBytes(snapshot, lib.name))));
   compiled.catch(() => {});
   const pyodide = await withPreRun(
-    (Module) => relink(Module, snapshot, compiled),
+    (Module) => relink(Module, snapshot, compiled, check),
     () => loadPyodide({ ...options, indexURL, _loadSnapshot: snapshot.memory }),
   );
   Object.assign(pyodide.loadedPackages, meta.loadedPackages);

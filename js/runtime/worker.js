@@ -44,19 +44,26 @@ async function cachedSnapshot() {
   return hit ? { manifest, bytes: await hit.arrayBuffer() } : null;
 }
 
+async function sha256(bytes) {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 async function restore({ manifest, bytes }) {
   // Cache Storage can hold a truncated or damaged copy: a wrong byte in the memory image
-  // would not fail the restore, only the learner's results.
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  const hex = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
-  if (hex !== manifest.sha256) throw new Error("the cached snapshot is damaged (SHA-256 mismatch)");
+  // would not fail the restore, only the learner's results. The check (~0.1 s) runs while
+  // Pyodide starts, and the restore waits for it before it links or copies anything.
+  const check = sha256(bytes).then((hex) => {
+    if (hex !== manifest.sha256) throw new Error("the cached snapshot is damaged (SHA-256 mismatch)");
+  });
+  check.catch(() => {});
   const snapshot = parseSnapshot(bytes);
   // The snapshot was made in Node, without JS promise integration (JSPI); with it, Pyodide lays
   // out its function table differently. The labs do not use JSPI (run_sync).
   for (const name of ["Suspending", "Suspender", "promising"]) delete WebAssembly[name];
   if (typeof globalThis._createPyodideModule !== "function") await import(`${pyodideDir}pyodide.asm.js`);
   const { loadPyodide } = await import(`${pyodideDir}pyodide.mjs`);
-  return loadFromSnapshot({ loadPyodide, indexURL: pyodideDir, snapshot, reseed: RESEED });
+  return loadFromSnapshot({ loadPyodide, indexURL: pyodideDir, snapshot, reseed: RESEED, check });
 }
 
 function timeout(ms, what) {

@@ -132,6 +132,7 @@ async function make(loadPyodide) {
     pyodide: pyodide.version,
     buildId: pyodide._api.config.BUILD_ID,
     loadedPackages: { ...pyodide.loadedPackages },
+    countArgsPtr: Module._PyEM_CountArgsPtr,
     libs, dsoAliases, dsoHandles,
     got: describeGOT(Module),
     table: { mainLength: mainTableLength, slots: describeTable(Module, libs, mainTableLength) },

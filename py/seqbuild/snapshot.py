@@ -32,6 +32,8 @@ def ensure(root: Path, enabled: bool = True) -> dict:
         shutil.rmtree(out, ignore_errors=True)
         log(f"none: the step did not complete ({type(err).__name__}: {err}); the site ships without one")
         return {"ok": False, "reason": str(err)}
+    if not result.get("ok") and proc.stderr.strip():
+        print(proc.stderr.strip()[-2000:], file=sys.stderr)  # what Pyodide or Node said
     if result.get("ok"):
         how = "reused" if result.get("cached") else f"made in {result['seconds']['build']} s"
         log(f"{result['file']} {how}: {result['bytes'] / 1e6:.1f} MB, {result['gzipBytes'] / 1e6:.1f} MB gzip; "

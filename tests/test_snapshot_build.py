@@ -1,0 +1,32 @@
+"""The snapshot build step: it ships a verified snapshot or says why not, and never fails the build."""
+import hashlib
+import json
+
+from seqbuild import snapshot
+
+
+def test_a_broken_step_means_no_snapshot_not_a_failed_build(tmp_path, capsys):
+    (tmp_path / "build" / "assets" / "snapshot").mkdir(parents=True)
+    (tmp_path / "build" / "assets" / "snapshot" / "seqlabs-old.bin").write_bytes(b"stale")
+    result = snapshot.ensure(tmp_path)  # no snapshot.mjs there: node fails
+    assert result["ok"] is False
+    assert "the site ships without one" in capsys.readouterr().err
+    assert not (tmp_path / "build" / "assets" / "snapshot").exists()
+
+
+def test_switched_off_it_removes_the_snapshot(tmp_path, capsys):
+    (tmp_path / "build" / "assets" / "snapshot").mkdir(parents=True)
+    assert snapshot.ensure(tmp_path, enabled=False)["ok"] is False
+    assert "extra.snapshot is false" in capsys.readouterr().err
+    assert not (tmp_path / "build" / "assets" / "snapshot").exists()
+
+
+def test_the_site_ships_the_verified_snapshot_its_manifest_names(site_dir):
+    folder = site_dir / "assets" / "snapshot"
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert manifest["ok"], manifest.get("reason")
+    assert manifest["verified"] and manifest["libraries"] > 0
+    data = (folder / manifest["file"]).read_bytes()
+    assert len(data) == manifest["bytes"]
+    assert hashlib.sha256(data).hexdigest() == manifest["sha256"]
+    assert [p.name for p in folder.iterdir() if p.suffix == ".bin"] == [manifest["file"]]
