@@ -151,7 +151,16 @@ async function make(loadPyodide) {
     Object.assign(loaded, saved);
   }
   const expected = Object.fromEntries(CHECKS.map(([name, params]) => [name, callLab(pyodide, name, params)]));
-  return { bytes: packSnapshot(meta, files.bytes, memory), expected, bootSeconds, meta, memoryBytes: memory.length };
+  const callSeconds = timeCalls(pyodide);
+  return { callSeconds, bytes: packSnapshot(meta, files.bytes, memory), expected, bootSeconds, meta, memoryBytes: memory.length };
+}
+
+// The same lab calls, timed, in the booted and in the restored runtime (the restore should
+// not make computing slower).
+function timeCalls(pyodide) {
+  const started = performance.now();
+  for (let seed = 0; seed < 5; seed++) callLab(pyodide, "rnn-gradient", { steps: 200, hidden: 64, seed });
+  return +((performance.now() - started) / 1000).toFixed(2);
 }
 
 async function verify(loadPyodide, bytes, expected) {
@@ -165,7 +174,7 @@ async function verify(loadPyodide, bytes, expected) {
     if (got !== expected[name]) throw new Error(`the restored runtime computes ${name} differently`);
     if (!JSON.parse(got).result) throw new Error(`${name} gave no result: ${got.slice(0, 200)}`);
   }
-  return restoreSeconds;
+  return { restoreSeconds, callSeconds: timeCalls(pyodide) };
 }
 
 function writeManifest(manifest) {
@@ -184,8 +193,9 @@ async function main() {
   const started = performance.now();
   try {
     const loadPyodide = await importPyodide();
-    const { bytes, expected, bootSeconds, meta, memoryBytes } = await make(loadPyodide);
-    const restoreSeconds = await verify(loadPyodide, bytes, expected);
+    const { bytes, expected, bootSeconds, meta, memoryBytes, callSeconds } = await make(loadPyodide);
+    const restored = await verify(loadPyodide, bytes, expected);
+    const restoreSeconds = restored.restoreSeconds;
     const file = `seqlabs-${want}.bin`;
     writeFileSync(join(outDir, file), bytes);
     const manifest = {
@@ -195,7 +205,8 @@ async function main() {
       fileBytes: meta.files.reduce((n, f) => n + f.size, 0),
       verified: CHECKS.map(([name]) => name),
       seconds: { boot: +bootSeconds.toFixed(2), restore: +restoreSeconds.toFixed(2),
-        build: +((performance.now() - started) / 1000).toFixed(1) },
+        build: +((performance.now() - started) / 1000).toFixed(1),
+        callsBooted: callSeconds, callsRestored: restored.callSeconds },
     };
     writeManifest(manifest);
     return manifest;
