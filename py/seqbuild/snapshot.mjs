@@ -197,6 +197,7 @@ async function main() {
     const restored = await verify(loadPyodide, bytes, expected);
     const restoreSeconds = restored.restoreSeconds;
     const file = `seqlabs-${want}.bin`;
+    mkdirSync(outDir, { recursive: true });
     writeFileSync(join(outDir, file), bytes);
     const manifest = {
       ok: true, stamp: want, file, bytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex"), gzipBytes: gzipSync(bytes, { level: 6 }).length,
