@@ -1,6 +1,8 @@
 """The snapshot build step: it ships a verified snapshot or says why not, and never fails the build."""
 import hashlib
 import json
+import subprocess
+from pathlib import Path
 
 from seqbuild import snapshot
 
@@ -30,3 +32,17 @@ def test_the_site_ships_the_verified_snapshot_its_manifest_names(site_dir):
     assert len(data) == manifest["bytes"]
     assert hashlib.sha256(data).hexdigest() == manifest["sha256"]
     assert [p.name for p in folder.iterdir() if p.suffix == ".bin"] == [manifest["file"]]
+
+
+def test_a_clean_checkout_gets_a_snapshot(site_dir, tmp_path):
+    """No build/assets/snapshot folder yet (a fresh clone): the step makes one, not a refusal."""
+    root = Path(__file__).resolve().parents[1]
+    assets = tmp_path / "build" / "assets"
+    assets.mkdir(parents=True)
+    for name in ("vendor", "seqlabs.zip"):  # made by the site build (site_dir)
+        (assets / name).symlink_to(root / "build" / "assets" / name)
+    out = subprocess.run(["node", str(root / "py" / "seqbuild" / "snapshot.mjs"), str(tmp_path)],
+                         capture_output=True, text=True, timeout=600)
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    assert result["ok"], result.get("reason")
+    assert (assets / "snapshot" / result["file"]).stat().st_size == result["bytes"]
