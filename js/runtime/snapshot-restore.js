@@ -252,12 +252,14 @@ async function relink(Module, snapshot, compiled, check) {
   const at = table.length;
   table.grow(1);
   Module.setWasmTableEntry(at, countArgs);
+  Module.updateTableMap(at, 1);
   return at;
 }
 
-// CPython's calls into C go through a trampoline that is fastest with its wasm-GC "count args"
-// helper; without it (a snapshot from Node has none) they go through JS, about 30% slower for
-// the labs. Where the browser could build the helper, the restored runtime gets it back.
+// CPython's calls into C go through a trampoline that uses its wasm-GC "count args" helper when
+// it has one, and JS otherwise (a snapshot from Node has none). A booted runtime in a browser
+// with wasm GC has the helper, so the restored one gets it back too. (Measured: no visible
+// speed difference for the labs; see SNAPSHOT-STATUS.md.)
 function useCountArgs(pyodide, at) {
   const Module = pyodide._module;
   const field = Module.__PyRuntime + Module.HEAP32[Module.__PyEM_EMSCRIPTEN_COUNT_ARGS_OFFSET >> 2];
