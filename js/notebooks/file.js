@@ -1,7 +1,8 @@
 // The notebooks the site ships (notebooks/<name>.ipynb, written at build time by
 // py/seqbuild/notebooks.py): fetch one when the reader asks for it, point its install cell at the
 // wheel on the server this page came from, rewrite cells, and hand it to the browser as a file.
-const root = new URL("../../", import.meta.url);   // the site root, also under a sub-path
+import { siteRoot as root } from "../page/site-root.js";
+
 const SEPARATOR = ",  # ";                          // between a setting's value and its comment
 
 export const notebookUrl = (name) => new URL(`notebooks/${name}.ipynb`, root).href;

@@ -2,7 +2,7 @@
 // stored. The service worker is registered only then; afterwards every visit checks for a
 // newer build and offers it, and nothing new takes over until the learner reloads.
 import { el } from "../dom.js";
-const root = new URL("../../", import.meta.url);   // the site root, also under a sub-path
+import { siteRoot as root } from "../page/site-root.js";
 const swUrl = new URL("sw.js", root);
 const mib = (bytes) => `${(bytes / 1048576).toFixed(1)} MB`;
 

@@ -1,15 +1,12 @@
 // The instructors' snippets are written with a placeholder address; the page knows where it is
 // served from, so it puts the real one in and the copy button gives a snippet that works as
-// pasted. The bundle sits in <site>/assets/js/, which makes the site's root two folders up,
-// sub-path included (a GitHub Pages project site, a folder on a university server).
+// pasted.
+import { siteRoot } from "./site-root.js";
+
 const PLACEHOLDER = "https://YOUR-SITE/";
 
-export function siteRoot(scriptUrl = import.meta.url) {
-  return new URL("../../", scriptUrl).href;
-}
-
 // Replaces the placeholder in every text node of a code block, so the highlighted markup stays.
-export function fillSiteAddress(root, base = siteRoot(), protocol = location.protocol) {
+export function fillSiteAddress(root, base = siteRoot.href, protocol = location.protocol) {
   const notes = root.querySelectorAll("[data-site]");
   // From a file:// page the address would be a path on this computer, which no LMS can load.
   const fromFile = protocol === "file:";
