@@ -1,4 +1,5 @@
 """The snapshot build step: it ships a verified snapshot or says why not, and never fails the build."""
+import gzip
 import hashlib
 import json
 import subprocess
@@ -28,10 +29,12 @@ def test_the_site_ships_the_verified_snapshot_its_manifest_names(site_dir):
     manifest = json.loads((folder / "manifest.json").read_text())
     assert manifest["ok"], manifest.get("reason")
     assert manifest["verified"] and manifest["libraries"] > 0
-    data = (folder / manifest["file"]).read_bytes()
-    assert len(data) == manifest["bytes"]
+    packed = (folder / manifest["file"]).read_bytes()
+    assert len(packed) == manifest["gzipBytes"]
+    data = gzip.decompress(packed)  # travels compressed, under a name no server unpacks on its own
+    assert data[:4] == b"QSN1" and len(data) == manifest["bytes"]
     assert hashlib.sha256(data).hexdigest() == manifest["sha256"]
-    assert [p.name for p in folder.iterdir() if p.suffix == ".bin"] == [manifest["file"]]
+    assert sorted(p.name for p in folder.iterdir()) == sorted([manifest["file"], "manifest.json"])
 
 
 def test_a_clean_checkout_gets_a_snapshot(site_dir, tmp_path):
@@ -45,4 +48,4 @@ def test_a_clean_checkout_gets_a_snapshot(site_dir, tmp_path):
                          capture_output=True, text=True, timeout=600)
     result = json.loads(out.stdout.strip().splitlines()[-1])
     assert result["ok"], result.get("reason")
-    assert (assets / "snapshot" / result["file"]).stat().st_size == result["bytes"]
+    assert (assets / "snapshot" / result["file"]).stat().st_size == result["gzipBytes"]

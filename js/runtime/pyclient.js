@@ -2,16 +2,26 @@
 //   call(lab, params, {onProgress})  -> result, or throws Error with .kind "input" | "runtime" | "cancelled"
 //   latest(key, lab, params)         -> {result} | {stale: true}; newest request per key wins
 //   cancel()                         -> stops whatever runs by terminating the worker
+import { siteRoot } from "../page/site-root.js";
+import { storeSnapshot } from "./snapshot-cache.js";
+
 const BOOT_TIMEOUT_MS = 60_000;
+const assets = new URL("assets/", siteRoot);
 
 function failure(message, kind = "runtime") {
   return Object.assign(new Error(message), { kind });
 }
 
 export class PythonClient extends EventTarget {
-  constructor({ bootTimeoutMs = window.seqlabsConfig?.bootTimeoutMs ?? BOOT_TIMEOUT_MS } = {}) {
+  constructor({
+    bootTimeoutMs = window.seqlabsConfig?.bootTimeoutMs ?? BOOT_TIMEOUT_MS,
+    // The test suite turns the idle-time download off except where it tests it (50 MB per page).
+    storeSnapshot = window.seqlabsConfig?.storeSnapshot ?? true,
+  } = {}) {
     super();
     this.bootTimeoutMs = bootTimeoutMs;
+    this.storeSnapshot = storeSnapshot;
+    this.snapshotStore = null;  // the idle-time download, once started
     this.worker = null;
     this.readyPromise = null;
     this.pending = new Map();   // id -> {lab, params, resolve, reject, onProgress}
@@ -46,6 +56,7 @@ export class PythonClient extends EventTarget {
           this.bootedFrom = data.from;
           this.setState("ready");
           resolve();
+          if (data.from === "boot" && this.storeSnapshot) this.storeSnapshotWhenIdle();
         } else if (data.type === "failed") {
           clearTimeout(timer);
           reject(this.fail(`Python could not start: ${data.message}`));
@@ -64,6 +75,19 @@ export class PythonClient extends EventTarget {
     });
     this.readyPromise.catch(() => {});
     return this.readyPromise;
+  }
+
+  // The first visit never waits for the snapshot: only once Python is up the usual way, and the
+  // page is idle, is it fetched, so that later visits restore instead of booting.
+  storeSnapshotWhenIdle() {
+    if (this.snapshotStore) return;
+    const idle = window.requestIdleCallback ?? ((fn) => setTimeout(fn, 2000));
+    this.snapshotStore = new Promise((resolve) => idle(resolve, { timeout: 10_000 }))
+      .then(() => storeSnapshot(assets, { saveData: navigator.connection?.saveData === true }))
+      .catch((err) => ({ status: "failed", reason: err.message }));
+    this.snapshotStore.then(({ status, reason }) => {
+      if (status === "failed") console.info(`Python snapshot not stored: ${reason}`);
+    });
   }
 
   // Startup failed: reject everything waiting; a later start() (Retry) tries afresh.

@@ -1,6 +1,7 @@
 // The one Web Worker that runs Python: boots Pyodide from the site's own copy, loads numpy,
 // unpacks the seqlabs package, then answers {id, lab, params} with {id, result} | {id, error}.
 import { LAB_DIR, PRELUDE, RESEED } from "./boot-python.js";
+import { cachedSnapshot, refuseSnapshot, sha256 } from "./snapshot-cache.js";
 import { loadFromSnapshot, parseSnapshot } from "./snapshot-restore.js";
 
 const assets = new URL("../", import.meta.url);
@@ -27,27 +28,10 @@ let pyodideInstance = null;
 
 // A memory snapshot of Python with numpy and seqlabs imported (made and verified by the build,
 // py/seqbuild/snapshot.mjs) is used only when it is already in Cache Storage under the name
-// this build's manifest gives; the worker itself never downloads it. Any mismatch, failure or
-// timeout falls back to the usual boot, with one line on the console.
-const SNAPSHOT_CACHE = "seqlabs-snapshot";
+// this build's manifest gives; the worker never downloads it (the page does, in idle time,
+// after a first boot: js/runtime/snapshot-cache.js). Any mismatch, failure or timeout falls
+// back to the usual boot, with one line on the console.
 const SNAPSHOT_TIMEOUT_MS = 15_000;
-
-async function cachedSnapshot() {
-  // No cache yet (every first visit): no request at all.
-  if (!self.caches || !(await caches.has(SNAPSHOT_CACHE))) return null;
-  const response = await fetch(new URL("snapshot/manifest.json", assets), { cache: "no-cache" });
-  if (!response.ok) return null;
-  const manifest = await response.json();
-  if (!manifest.ok) return null;
-  const cache = await caches.open(SNAPSHOT_CACHE);
-  const hit = await cache.match(new URL(`snapshot/${manifest.file}`, assets).href);
-  return hit ? { manifest, bytes: await hit.arrayBuffer() } : null;
-}
-
-async function sha256(bytes) {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
-}
 
 async function restore({ manifest, bytes }) {
   // Cache Storage can hold a truncated or damaged copy: a wrong byte in the memory image
@@ -67,7 +51,8 @@ async function restore({ manifest, bytes }) {
 }
 
 function timeout(ms, what) {
-  return new Promise((_, reject) => setTimeout(() => reject(new Error(`${what} took over ${ms / 1000} s`)), ms));
+  return new Promise((_, reject) => setTimeout(
+    () => reject(Object.assign(new Error(`${what} took over ${ms / 1000} s`), { timedOut: true })), ms));
 }
 
 async function bareBoot() {
@@ -88,14 +73,17 @@ let restoring = false;  // what a failed restore leaves unhandled must not fail 
 
 async function boot() {
   let pyodide = null;
-  const snapshot = await cachedSnapshot().catch(() => null);
+  const snapshot = await cachedSnapshot(assets).catch(() => null);
   if (snapshot) {
     restoring = true;
     try {
       pyodide = await Promise.race([restore(snapshot), timeout(SNAPSHOT_TIMEOUT_MS, "restoring the snapshot")]);
       bootedFrom = "snapshot";
     } catch (err) {
-      console.info(`Python snapshot not used (${err?.message ?? err}); starting Python the usual way.`);
+      const reason = err?.message ?? String(err);
+      console.info(`Python snapshot not used (${reason}); starting Python the usual way.`);
+      // A file this browser cannot use is not fetched again; a slow restore may just be a busy machine.
+      if (!err?.timedOut) refuseSnapshot(assets, snapshot.manifest, reason).catch(() => {});
     } finally {
       restoring = false;
     }
