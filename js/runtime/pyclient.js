@@ -81,8 +81,13 @@ export class PythonClient extends EventTarget {
   // page is idle, is it fetched, so that later visits restore instead of booting.
   storeSnapshotWhenIdle() {
     if (this.snapshotStore) return;
-    const idle = window.requestIdleCallback ?? ((fn) => setTimeout(fn, 2000));
-    this.snapshotStore = new Promise((resolve) => idle(resolve, { timeout: 10_000 }))
+    const idle = () => new Promise((resolve) => (window.requestIdleCallback ?? ((fn) => setTimeout(fn, 2000)))(resolve, { timeout: 10_000 }));
+    // Not while the learner's first results are computing: the download and its unpacking would
+    // take a core from them.
+    const quiet = async () => {
+      for (await idle(); this.pending.size > 0; await idle()) await new Promise((r) => setTimeout(r, 500));
+    };
+    this.snapshotStore = quiet()
       .then(() => storeSnapshot(assets, { saveData: navigator.connection?.saveData === true }))
       .catch((err) => ({ status: "failed", reason: err.message }));
     this.snapshotStore.then(({ status, reason }) => {
