@@ -56,17 +56,18 @@ function timeout(ms, what) {
 }
 
 async function bareBoot() {
-  // Nothing here waits for something it does not need: the wasm check, the lab package and
-  // Pyodide with numpy (its `packages` option fetches the wheel while the interpreter starts)
-  // all go at once. The check still decides: a wrong wasm makes loadPyodide hang, not fail.
+  // The wasm check and the lab package go while Pyodide starts; the check still decides (a
+  // wrong wasm makes loadPyodide hang, not fail). numpy is loaded after the interpreter, not
+  // with loadPyodide's `packages` option: a failure there surfaces as an Emscripten error.
   const wasmChecked = checkWasm();
   const zip = fetch(new URL("seqlabs.zip", assets), { cache: "no-cache" })
     .then((r) => (r.ok ? r.arrayBuffer() : Promise.reject(new Error(`The lab package could not be fetched (HTTP ${r.status}).`))));
   zip.catch(() => {});
   const { loadPyodide } = await import(`${pyodideDir}pyodide.mjs`);
   const starting = wasmChecked.then(() => new Promise(() => {}));
-  // numpy failing to load is not thrown by Pyodide; the prelude's import says so.
-  const pyodide = await Promise.race([starting, loadPyodide({ indexURL: pyodideDir, packages: ["numpy"] })]);
+  const pyodide = await Promise.race([starting, loadPyodide({ indexURL: pyodideDir })]);
+  // loadPackage reports failures on the console instead of throwing; the prelude's import checks.
+  await pyodide.loadPackage("numpy", { messageCallback: () => {}, errorCallback: () => {} });
   pyodide.unpackArchive(await zip, "zip", { extractDir: LAB_DIR });
   pyodide.runPython(PRELUDE);
   return pyodide;
