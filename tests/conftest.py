@@ -108,9 +108,11 @@ def make_context(browser, server):
     """Returns a factory of guarded contexts; after the test, asserts nothing left the origin."""
     made = []
 
-    def factory(**kwargs):
+    def factory(store_snapshot=False, **kwargs):
         context = browser.new_context(**kwargs)
         context.add_init_script(OPEN_SHADOW_ROOTS)
+        if not store_snapshot:  # the idle-time snapshot download (50 MB) only where a test wants it
+            context.add_init_script("window.seqlabsConfig = {storeSnapshot: false, ...window.seqlabsConfig}")
         guard = OriginGuard(server)
         context.route("**/*", guard.route)
         context.on("request", lambda req: None if guard.allowed(req.url) else guard.off_origin.append(req.url))

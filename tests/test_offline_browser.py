@@ -17,6 +17,8 @@ def make_offline(page, origin):
     button = page.get_by_role("button", name="Make available offline")
     button.wait_for()
     assert "MB" in button.text_content()
+    status = page.locator(".offline-control__status").text_content()
+    assert "snapshot of Python" in status and "MB" in status, status
     button.click()
     page.wait_for_function(
         "() => document.querySelector('.offline-control').dataset.state === 'ready'", timeout=120_000)
@@ -35,6 +37,11 @@ def test_the_site_works_offline_after_storing_it(make_context, server):
     page.wait_for_function(
         "() => [...document.querySelectorAll('div.mermaid')].some(d => d.shadowRoot && d.shadowRoot.querySelector('svg'))",
         timeout=60_000)
+    # The snapshot came with the site, so Python starts from it, offline.
+    stored = page.evaluate("async () => (await (await caches.open('seqlabs-snapshot')).keys()).map(r => r.url)")
+    assert len(stored) == 1 and stored[0].endswith(".snap"), stored
+    page.evaluate("() => window.seqlabs.python.start()")
+    assert page.evaluate("() => window.seqlabs.python.bootedFrom") == "snapshot"
     # Every lab answers from Python in the worker, offline.
     for lab, params in [("rnn-gradient", {"steps": 10}), ("embedding-analogy", None), ("parallel-steps", {"view": "model", "max_tokens": 100}),
                         ("bahdanau-alignment", {"text": "the cat sleeps"}), ("bottleneck", {"text": "a dog runs"}),

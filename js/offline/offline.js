@@ -3,11 +3,21 @@
 // newer build and offers it, and nothing new takes over until the learner reloads.
 import { el } from "../dom.js";
 import { siteRoot as root } from "../page/site-root.js";
+import { SNAPSHOT_CACHE, storeSnapshot } from "../runtime/snapshot-cache.js";
 const swUrl = new URL("sw.js", root);
+const assets = new URL("assets/", root);
 const mib = (bytes) => `${(bytes / 1048576).toFixed(1)} MB`;
 
 let ui = null;
 let manifest = null;
+let snapshot = null;  // {file, gzipBytes} of this build's Python snapshot, when it has one
+
+// What the learner is about to store: the site, plus the snapshot that starts Python in about a
+// second (stored apart, unpacked, by js/runtime/snapshot-cache.js).
+const total = () => manifest.bytes + (snapshot?.gzipBytes ?? 0);
+const parts = () => (snapshot
+  ? `${mib(manifest.bytes)} with the Python runtime, plus a ${mib(snapshot.gzipBytes)} snapshot of Python that makes labs start in about a second`
+  : `${mib(manifest.bytes)}, Python runtime included`);
 
 async function cachedCount() {
   const names = (await caches.keys()).filter((n) => n.includes("precache"));
@@ -33,6 +43,16 @@ async function watchInstall(registration) {
     ui.status.textContent = `Downloading the site for offline use: ${done} of ${manifest.files} files.`;
     if (registration.active && !registration.installing && done >= manifest.files) break;
     await new Promise((r) => setTimeout(r, 400));
+  }
+  if (snapshot) {
+    ui.status.textContent = `Downloading the Python snapshot (${mib(snapshot.gzipBytes)})…`;
+    try {
+      // The learner asked for the whole site: stored even when the browser asks to save data.
+      await storeSnapshot(assets);
+    } catch (err) {
+      show("ready", `Ready offline, without the Python snapshot (${err.message}): labs start the usual way, in a few seconds.`);
+      return;
+    }
   }
   show("ready", "Ready offline: this site and its labs now work in this browser without a network.");
 }
@@ -61,14 +81,15 @@ async function start() {
   } catch {
     manifest = null;
   }
+  snapshot = manifest?.snapshot ?? null;
   if (!("serviceWorker" in navigator) || !window.isSecureContext || !manifest) {
     show("unsupported", "Offline use needs a browser with service workers and the site served over http(s) or localhost.");
     return;
   }
-  ui.enable.textContent = `Make available offline (${mib(manifest.bytes)})`;
+  ui.enable.textContent = `Make available offline (${mib(total())})`;
   const registration = await navigator.serviceWorker.getRegistration(root.href);
   if (!registration) {
-    show("off", `Store this site (${mib(manifest.bytes)}, Python runtime included) so that it works without a network.`);
+    show("off", `Store this site (${parts()}) so that it works without a network.`);
   } else {
     track(registration);
     if (ui.box.dataset.state !== "update") {
@@ -93,6 +114,7 @@ async function start() {
     const reg = await navigator.serviceWorker.getRegistration(root.href);
     await reg?.unregister();
     for (const name of await caches.keys()) if (name.includes("precache")) await caches.delete(name);
+    await caches.delete(SNAPSHOT_CACHE);
     show("off", "The offline copy was removed. You can store it again at any time.");
   };
 }

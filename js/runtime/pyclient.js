@@ -2,16 +2,26 @@
 //   call(lab, params, {onProgress})  -> result, or throws Error with .kind "input" | "runtime" | "cancelled"
 //   latest(key, lab, params)         -> {result} | {stale: true}; newest request per key wins
 //   cancel()                         -> stops whatever runs by terminating the worker
+import { siteRoot } from "../page/site-root.js";
+import { storeSnapshot } from "./snapshot-cache.js";
+
 const BOOT_TIMEOUT_MS = 60_000;
+const assets = new URL("assets/", siteRoot);
 
 function failure(message, kind = "runtime") {
   return Object.assign(new Error(message), { kind });
 }
 
 export class PythonClient extends EventTarget {
-  constructor({ bootTimeoutMs = window.seqlabsConfig?.bootTimeoutMs ?? BOOT_TIMEOUT_MS } = {}) {
+  constructor({
+    bootTimeoutMs = window.seqlabsConfig?.bootTimeoutMs ?? BOOT_TIMEOUT_MS,
+    // The test suite turns the idle-time download off except where it tests it (50 MB per page).
+    storeSnapshot = window.seqlabsConfig?.storeSnapshot ?? true,
+  } = {}) {
     super();
     this.bootTimeoutMs = bootTimeoutMs;
+    this.storeSnapshot = storeSnapshot;
+    this.snapshotStore = null;  // the idle-time download, once started
     this.worker = null;
     this.readyPromise = null;
     this.pending = new Map();   // id -> {lab, params, resolve, reject, onProgress}
@@ -20,6 +30,7 @@ export class PythonClient extends EventTarget {
     this.restarts = 0;
     this.preloads = new Set();
     this.state = "idle";        // idle | loading | ready | failed
+    this.bootedFrom = null;     // "snapshot" | "boot", once ready
   }
 
   setState(state, detail) {
@@ -42,8 +53,10 @@ export class PythonClient extends EventTarget {
         if (!current()) return;
         if (data.type === "ready") {
           clearTimeout(timer);
+          this.bootedFrom = data.from;
           this.setState("ready");
           resolve();
+          if (data.from === "boot" && this.storeSnapshot) this.storeSnapshotWhenIdle();
         } else if (data.type === "failed") {
           clearTimeout(timer);
           reject(this.fail(`Python could not start: ${data.message}`));
@@ -62,6 +75,24 @@ export class PythonClient extends EventTarget {
     });
     this.readyPromise.catch(() => {});
     return this.readyPromise;
+  }
+
+  // The first visit never waits for the snapshot: only once Python is up the usual way, and the
+  // page is idle, is it fetched, so that later visits restore instead of booting.
+  storeSnapshotWhenIdle() {
+    if (this.snapshotStore) return;
+    const idle = () => new Promise((resolve) => (window.requestIdleCallback ?? ((fn) => setTimeout(fn, 2000)))(resolve, { timeout: 10_000 }));
+    // Not while the learner's first results are computing: the download and its unpacking would
+    // take a core from them.
+    const quiet = async () => {
+      for (await idle(); this.pending.size > 0; await idle()) await new Promise((r) => setTimeout(r, 500));
+    };
+    this.snapshotStore = quiet()
+      .then(() => storeSnapshot(assets, { saveData: navigator.connection?.saveData === true }))
+      .catch((err) => ({ status: "failed", reason: err.message }));
+    this.snapshotStore.then(({ status, reason }) => {
+      if (status === "failed") console.info(`Python snapshot not stored: ${reason}`);
+    });
   }
 
   // Startup failed: reject everything waiting; a later start() (Retry) tries afresh.

@@ -1,5 +1,9 @@
 // The one Web Worker that runs Python: boots Pyodide from the site's own copy, loads numpy,
 // unpacks the seqlabs package, then answers {id, lab, params} with {id, result} | {id, error}.
+import { LAB_DIR, PRELUDE, RESEED } from "./boot-python.js";
+import { cachedSnapshot, refuseSnapshot, sha256 } from "./snapshot-cache.js";
+import { loadFromSnapshot, parseSnapshot } from "./snapshot-restore.js";
+
 const assets = new URL("../", import.meta.url);
 const pyodideDir = new URL("vendor/pyodide/", assets).href;
 
@@ -22,30 +26,75 @@ async function checkWasm() {
 
 let pyodideInstance = null;
 
-async function boot() {
-  await checkWasm();
+// A memory snapshot of Python with numpy and seqlabs imported (made and verified by the build,
+// py/seqbuild/snapshot.mjs) is used only when it is already in Cache Storage under the name
+// this build's manifest gives; the worker never downloads it (the page does, in idle time,
+// after a first boot: js/runtime/snapshot-cache.js). Any mismatch, failure or timeout falls
+// back to the usual boot, with one line on the console.
+const SNAPSHOT_TIMEOUT_MS = 15_000;
+
+async function restore({ manifest, bytes }) {
+  // Cache Storage can hold a truncated or damaged copy: a wrong byte in the memory image
+  // would not fail the restore, only the learner's results. The check (~0.1 s) runs while
+  // Pyodide starts, and the restore waits for it before it links or copies anything.
+  const check = sha256(bytes).then((hex) => {
+    if (hex !== manifest.sha256) throw new Error("the cached snapshot is damaged (SHA-256 mismatch)");
+  });
+  check.catch(() => {});
+  const snapshot = parseSnapshot(bytes);
+  // The snapshot was made in Node, without JS promise integration (JSPI); with it, Pyodide lays
+  // out its function table differently. The labs do not use JSPI (run_sync).
+  for (const name of ["Suspending", "Suspender", "promising"]) delete WebAssembly[name];
+  if (typeof globalThis._createPyodideModule !== "function") await import(`${pyodideDir}pyodide.asm.js`);
   const { loadPyodide } = await import(`${pyodideDir}pyodide.mjs`);
-  const pyodide = await loadPyodide({ indexURL: pyodideDir });
-  pyodideInstance = pyodide;
-  // loadPackage reports failures on the console instead of throwing; the import below checks.
+  return loadFromSnapshot({ loadPyodide, indexURL: pyodideDir, snapshot, reseed: RESEED, check });
+}
+
+function timeout(ms, what) {
+  return new Promise((_, reject) => setTimeout(
+    () => reject(Object.assign(new Error(`${what} took over ${ms / 1000} s`), { timedOut: true })), ms));
+}
+
+async function bareBoot() {
+  // The wasm check and the lab package go while Pyodide starts; the check still decides (a
+  // wrong wasm makes loadPyodide hang, not fail). numpy is loaded after the interpreter, not
+  // with loadPyodide's `packages` option: a failure there surfaces as an Emscripten error.
+  const wasmChecked = checkWasm();
+  const zip = fetch(new URL("seqlabs.zip", assets), { cache: "no-cache" })
+    .then((r) => (r.ok ? r.arrayBuffer() : Promise.reject(new Error(`The lab package could not be fetched (HTTP ${r.status}).`))));
+  zip.catch(() => {});
+  const { loadPyodide } = await import(`${pyodideDir}pyodide.mjs`);
+  const starting = wasmChecked.then(() => new Promise(() => {}));
+  const pyodide = await Promise.race([starting, loadPyodide({ indexURL: pyodideDir })]);
+  // loadPackage reports failures on the console instead of throwing; the prelude's import checks.
   await pyodide.loadPackage("numpy", { messageCallback: () => {}, errorCallback: () => {} });
-  const zip = await fetch(new URL("seqlabs.zip", assets), { cache: "no-cache" });
-  if (!zip.ok) throw new Error(`The lab package could not be fetched (HTTP ${zip.status}).`);
-  pyodide.unpackArchive(await zip.arrayBuffer(), "zip", { extractDir: "/home/pyodide/seqlabs" });
-  pyodide.runPython(`
-import sys
-sys.path.insert(0, "/home/pyodide/seqlabs")
-try:
-    import numpy
-except ImportError as err:
-    raise ImportError("numpy did not load in the browser") from err
-import seqlabs.api
-# Everything loaded so far lives as long as the worker; frozen, it is skipped by the cyclic
-# garbage collector, whose full passes over it cost ~15 ms and made every tenth redraw slow.
-import gc
-gc.collect()
-gc.freeze()
-`);
+  pyodide.unpackArchive(await zip, "zip", { extractDir: LAB_DIR });
+  pyodide.runPython(PRELUDE);
+  return pyodide;
+}
+
+let bootedFrom = "boot";
+let restoring = false;  // what a failed restore leaves unhandled must not fail the start
+
+async function boot() {
+  let pyodide = null;
+  const snapshot = await cachedSnapshot(assets).catch(() => null);
+  if (snapshot) {
+    restoring = true;
+    try {
+      pyodide = await Promise.race([restore(snapshot), timeout(SNAPSHOT_TIMEOUT_MS, "restoring the snapshot")]);
+      bootedFrom = "snapshot";
+    } catch (err) {
+      const reason = err?.message ?? String(err);
+      console.info(`Python snapshot not used (${reason}); starting Python the usual way.`);
+      // A file this browser cannot use is not fetched again; a slow restore may just be a busy machine.
+      if (!err?.timedOut) refuseSnapshot(assets, snapshot.manifest, reason).catch(() => {});
+    } finally {
+      restoring = false;
+    }
+  }
+  pyodide ??= await bareBoot();
+  pyodideInstance = pyodide;
   return pyodide.pyimport("seqlabs.api").call_json;
 }
 
@@ -53,14 +102,14 @@ gc.freeze()
 // never settle; those escapes are reported as a failed start instead of a hang.
 let started = false;
 const escape = (reason) => {
-  if (!started) postMessage({ type: "failed", message: String(reason?.message ?? reason) });
+  if (!started && !restoring) postMessage({ type: "failed", message: String(reason?.message ?? reason) });
 };
 self.addEventListener("unhandledrejection", (event) => escape(event.reason));
 self.addEventListener("error", (event) => escape(event.error ?? event.message));
 
 const ready = boot();
 ready.then(
-  () => { started = true; postMessage({ type: "ready" }); },
+  () => { started = true; postMessage({ type: "ready", from: bootedFrom }); },
   (err) => postMessage({ type: "failed", message: String(err?.message ?? err) }),
 );
 
@@ -74,7 +123,7 @@ function unpackAsset(name) {
       if (!response.ok) throw new Error(`${name} could not be fetched (HTTP ${response.status}).`);
       const bytes = await response.arrayBuffer();
       await ready;
-      pyodideInstance.unpackArchive(bytes, "zip", { extractDir: "/home/pyodide/seqlabs" });
+      pyodideInstance.unpackArchive(bytes, "zip", { extractDir: LAB_DIR });
     })();
     loading.catch(() => assetsLoading.delete(name));  // a later call tries again
     assetsLoading.set(name, loading);

@@ -5,7 +5,7 @@
 // stdlib, so it is raised. The lab notebooks and the seqlabs wheel they install (about 1 MB) are
 // stored too, so "Download as a notebook" works offline; pages never fetch them unasked.
 // Writes offline.json (count and bytes) for the page's offline control.
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { generateSW } from "workbox-build";
 
@@ -28,5 +28,11 @@ const { count, size, warnings } = await generateSW({
   navigateFallback: null,
 });
 for (const w of warnings) console.error(`workbox: ${w}`);
-writeFileSync(join(site, "offline.json"), JSON.stringify({ files: count, bytes: size }));
+// The Python snapshot is stored apart from the precache (js/runtime/snapshot-cache.js), but the
+// offline control states its size too, from this one file the page already reads.
+const snapshotManifest = join(site, "assets", "snapshot", "manifest.json");
+const snapshot = existsSync(snapshotManifest) ? JSON.parse(readFileSync(snapshotManifest, "utf8")) : null;
+writeFileSync(join(site, "offline.json"), JSON.stringify({
+  files: count, bytes: size, ...(snapshot?.ok ? { snapshot: { file: snapshot.file, gzipBytes: snapshot.gzipBytes } } : {}),
+}));
 console.error(`service worker precaches ${count} files, ${(size / 1048576).toFixed(1)} MiB`);

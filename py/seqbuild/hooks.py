@@ -9,7 +9,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
-from seqbuild import bundle, labdata, mathrender, models, notebooks, vendor
+from seqbuild import bundle, labdata, mathrender, models, notebooks, snapshot, vendor
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILD = ROOT / "build"
@@ -25,6 +25,8 @@ def on_config(config):
         raise PluginError(f"vendor: {err}") from None
     bundle.bundle_js(ROOT)
     bundle.lab_zip(ROOT)
+    # Never fails the build: without a verified snapshot the site ships without one.
+    snapshot.ensure(ROOT, enabled=config["extra"].get("snapshot", True) is not False)
     models.ensure(ROOT)  # before labdata: the translation labs' default results need the weights
     _labs.clear()
     _labs.update(labdata.load(ROOT))

@@ -1,0 +1,83 @@
+// The Python snapshot in Cache Storage: which file this build names, fetching it into the cache,
+// and reading it back. Shared by the worker (restore), the page (idle-time fetch after a first
+// boot) and the offline control. The file travels gzip-compressed (assets/snapshot/*.snap) and
+// is stored unpacked, so a restore reads it without unpacking. Each build's file has its own
+// name; storing one deletes every other, so a new build replaces the old snapshot.
+export const SNAPSHOT_CACHE = "seqlabs-snapshot";
+
+const fileUrl = (assets, manifest) => new URL(`snapshot/${manifest.file}`, assets).href;
+// Set by the worker when this browser could not use a file (damaged, or refused by the restore),
+// so that the page does not download it again on every visit; a new build has a new name.
+const refusedUrl = (assets, manifest) => `${fileUrl(assets, manifest)}?refused`;
+
+// This build's manifest, or null when the site has none (switched off, or the build refused).
+export async function snapshotManifest(assets) {
+  const response = await fetch(new URL("snapshot/manifest.json", assets), { cache: "no-cache" });
+  if (!response.ok) return null;
+  const manifest = await response.json();
+  return manifest.ok ? manifest : null;
+}
+
+export async function sha256(bytes) {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// {manifest, bytes} when this build's snapshot is stored; null otherwise. With no cache yet
+// (every first visit) it makes no request at all.
+export async function cachedSnapshot(assets) {
+  if (!globalThis.caches || !(await caches.has(SNAPSHOT_CACHE))) return null;
+  const manifest = await snapshotManifest(assets);
+  if (!manifest) return null;
+  const hit = await (await caches.open(SNAPSHOT_CACHE)).match(fileUrl(assets, manifest));
+  return hit ? { manifest, bytes: await hit.arrayBuffer() } : null;
+}
+
+export async function refuseSnapshot(assets, manifest, reason) {
+  const cache = await caches.open(SNAPSHOT_CACHE);
+  await cache.delete(fileUrl(assets, manifest));
+  await cache.put(refusedUrl(assets, manifest), new Response(reason));
+}
+
+const isGzip = (bytes) => bytes[0] === 0x1f && bytes[1] === 0x8b;
+
+async function unpack(bytes) {
+  // A server that adds its own Content-Encoding hands the file over already unpacked.
+  if (!isGzip(bytes)) return bytes;
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+// Fetches this build's snapshot into the cache unless it is there already, then deletes every
+// other entry. -> {status: "stored" | "present" | "none" | "skipped", manifest?, reason?}.
+// Throws (one sentence) on a failed download or a file that does not match its manifest.
+export async function storeSnapshot(assets, { saveData = false } = {}) {
+  if (!globalThis.caches || !globalThis.DecompressionStream) {
+    return { status: "skipped", reason: "this browser cannot store it" };
+  }
+  const manifest = await snapshotManifest(assets);
+  if (!manifest) return { status: "none" };
+  const cache = await caches.open(SNAPSHOT_CACHE);
+  const url = fileUrl(assets, manifest);
+  const keep = new Set([url, refusedUrl(assets, manifest)]);
+  let status = "present";
+  if (await cache.match(refusedUrl(assets, manifest))) {
+    status = "skipped";
+  } else if (!(await cache.match(url))) {
+    if (saveData) return { status: "skipped", manifest, reason: "the browser asks to save data" };
+    const estimate = await navigator.storage?.estimate?.();
+    if (estimate && estimate.quota - estimate.usage < 2 * manifest.bytes) {
+      return { status: "skipped", manifest, reason: "not enough storage" };
+    }
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`The Python snapshot could not be downloaded (HTTP ${response.status}).`);
+    const bytes = await unpack(new Uint8Array(await response.arrayBuffer()));
+    if (bytes.byteLength !== manifest.bytes || (await sha256(bytes)) !== manifest.sha256) {
+      throw new Error("The downloaded Python snapshot does not match this build's manifest.");
+    }
+    await cache.put(url, new Response(bytes, { headers: { "content-type": "application/octet-stream" } }));
+    status = "stored";
+  }
+  for (const request of await cache.keys()) if (!keep.has(request.url)) await cache.delete(request);
+  return { status, manifest };
+}

@@ -1,0 +1,172 @@
+"""The build's Pyodide memory snapshot in Chromium, as a learner meets it: the first visit boots
+the usual way and only then, in idle time, stores the snapshot; the next start restores from it
+and every lab computes exactly what a booted worker does; a damaged or foreign file falls back
+to the usual boot; a new build's snapshot replaces the old one; two restores draw different
+random numbers; a browser that asks to save data never downloads it."""
+import gzip
+import json
+import time
+
+import pytest
+
+from seqlabs import api
+
+pytestmark = pytest.mark.browser
+LAB = "#lab-rnn-gradient"
+CACHE = "seqlabs-snapshot"
+GOOD_VECTORS = "man 1 0 0\nwoman 1 1 0\nking 0 0 1\nqueen 0 1 1\ncat 5 5 5\n"
+# One call per lab, small enough for seconds; the test below fails when a lab has none.
+CASES = [
+    ("rnn-gradient", {"sigma_max": 1.17, "hidden": 20, "steps": 90, "nonlinearity": "tanh", "input_scale": 0.7,
+                      "seed": 3}),
+    ("rnn-gradient", {"sigma_max": 0.95, "cell": "lstm", "forget_bias": 2.5, "hidden": 9, "steps": 45, "seed": 11}),
+    ("spectral-norm", {"n": 5, "seed": 2}),
+    ("embedding-analogy", {"analogy": "king"}),
+    ("embedding-train", {"sentences": 1000, "epochs": 1, "seed": 4}),
+    ("embedding-upload", {"text": GOOD_VECTORS}),
+    ("parallel-steps", {"max_tokens": 100, "repeats": 1}),
+    ("bahdanau-alignment", {}),
+    ("bottleneck", {}),
+    ("translation-train", {"steps": 100, "seed": 1}),
+    ("python-run", {"code": "import seqlabs.api, sys; sorted(m for m in sys.modules if m.startswith('numpy.'))[:5]"}),
+    ("code-check", {"exercise": "rnn-step", "code": "def rnn_step(h, x, W_hh, W_xh, b):\n    return np.tanh(W_hh @ h + W_xh @ x + b)\n"}),
+    ("exercise-variant", {"exercise": "exercise-vanishing-fraction", "seed": 5}),
+]
+VOLATILE = {"seconds"}  # wall-clock readings inside a result
+
+
+def manifest(site_dir):
+    m = json.loads((site_dir / "assets" / "snapshot" / "manifest.json").read_text())
+    if not m["ok"]:
+        pytest.fail(f"the build made no snapshot: {m['reason']}")
+    return m
+
+
+def start_python(page, server, goto=True):
+    if goto:
+        page.goto(f"{server}/module/{LAB}", wait_until="load")
+        page.wait_for_selector(f"{LAB}[data-drawn]")
+    page.evaluate("() => window.seqlabs.python.start()")
+    page.wait_for_function("() => window.seqlabs.python.state === 'ready'", timeout=90_000)
+    return page.evaluate("() => window.seqlabs.python.bootedFrom")
+
+
+def stored_by_the_page(page):
+    """Waits for the page's idle-time download and returns its outcome."""
+    return page.evaluate("() => window.seqlabs.python.snapshotStore")
+
+
+def cached_urls(page):
+    return page.evaluate(f"async () => (await (await caches.open('{CACHE}')).keys()).map(r => r.url)")
+
+
+def stable(value):
+    if isinstance(value, dict):
+        return {k: stable(v) for k, v in value.items() if k not in VOLATILE}
+    if isinstance(value, list):
+        return [stable(v) for v in value]
+    return value
+
+
+def results(page):
+    return [stable(page.evaluate("([lab, p]) => window.seqlabs.python.call(lab, p)", case)) for case in CASES]
+
+
+def test_every_lab_is_compared():
+    assert {lab for lab, _ in CASES} == set(api.LABS)
+
+
+def test_first_visit_boots_then_stores_it_and_a_restore_computes_the_same(make_context, server, site_dir):
+    context, _ = make_context(store_snapshot=True)
+    page = context.new_page()
+    snapshot_requests = []
+    context.on("request", lambda r: "/assets/snapshot/" in r.url and snapshot_requests.append((time.time() * 1000, r.url)))
+    page.goto(f"{server}/module/{LAB}", wait_until="load")
+    page.wait_for_selector(f"{LAB}[data-drawn]")
+    page.evaluate("""() => window.seqlabs.python.addEventListener('state', (e) => {
+        if (e.detail.state === 'ready') window.__readyAt = performance.timeOrigin + performance.now(); })""")
+    assert start_python(page, server, goto=False) == "boot"
+    ready_at = page.evaluate("() => window.__readyAt")
+    booted = results(page)
+    outcome = stored_by_the_page(page)
+    assert outcome["status"] == "stored", outcome
+    m = manifest(site_dir)
+    assert snapshot_requests and all(at > ready_at for at, _ in snapshot_requests), (ready_at, snapshot_requests)
+    assert any(url.endswith(m["file"]) for _, url in snapshot_requests)
+    assert [u.rsplit("/", 1)[-1] for u in cached_urls(page)] == [m["file"]]
+    page.evaluate("() => window.seqlabs.python.cancel()")
+    assert start_python(page, server, goto=False) == "snapshot"
+    restored = results(page)
+    for case, b, r in zip(CASES, booted, restored):
+        assert json.dumps(r, sort_keys=True) == json.dumps(b, sort_keys=True), case[0]
+    assert booted[0]["params"] == api.call(*CASES[0])["params"]
+
+
+def put_bytes(page, server, name, data):
+    """Puts bytes into the snapshot cache under the site's URL for name (served by a route)."""
+    page.route(f"**/__test/{name}", lambda route: route.fulfill(body=data, content_type="application/octet-stream"))
+    page.evaluate("""async ([name]) => {
+        const cache = await caches.open('%s');
+        await cache.put(new URL('/assets/snapshot/' + name, location.href).href, await fetch('/__test/' + name));
+    }""" % CACHE, [name])
+
+
+def snapshot_bytes(site_dir):
+    return bytearray(gzip.decompress((site_dir / "assets" / "snapshot" / manifest(site_dir)["file"]).read_bytes()))
+
+
+def test_a_damaged_snapshot_falls_back_is_not_used_again_and_the_lab_works(page, server, site_dir):
+    data = snapshot_bytes(site_dir)
+    data[-4 * 2**20:-2**20] = b"\x07" * (3 * 2**20)
+    page.goto(f"{server}/module/", wait_until="load")
+    put_bytes(page, server, manifest(site_dir)["file"], bytes(data))
+    assert start_python(page, server) == "boot"
+    got = page.evaluate("() => window.seqlabs.python.call('rnn-gradient', {})")
+    assert got["params"] == api.call("rnn-gradient")["params"]
+    page.wait_for_function(f"async () => (await (await caches.open('{CACHE}')).keys()).some(r => r.url.endsWith('?refused'))")
+    assert not any(u.endswith(".snap") for u in cached_urls(page))  # the damaged copy is gone, and stays gone
+    assert page.evaluate("() => window.seqlabs.python.storeSnapshotWhenIdle() || window.seqlabs.python.snapshotStore"
+                         ".then((o) => o.status)") == "skipped"
+
+
+def test_a_new_build_replaces_the_old_snapshot(make_context, server, site_dir):
+    """A new build names a new file: the next visit boots the usual way (the cached file is not
+    this build's), stores the new one and deletes the old; the visit after restores."""
+    m = manifest(site_dir)
+    context, _ = make_context(store_snapshot=True)
+    page = context.new_page()
+    page.goto(f"{server}/module/", wait_until="load")
+    put_bytes(page, server, m["file"], bytes(snapshot_bytes(site_dir)))
+    new = dict(m, stamp="0" * 12, file=f"seqlabs-{'0' * 12}.snap")
+    packed = (site_dir / "assets" / "snapshot" / m["file"]).read_bytes()
+    context.route("**/assets/snapshot/manifest.json", lambda route: route.fulfill(json=new))
+    context.route(f"**/assets/snapshot/{new['file']}", lambda route: route.fulfill(body=packed))
+    assert start_python(page, server) == "boot"
+    assert stored_by_the_page(page)["status"] == "stored"
+    assert [u.rsplit("/", 1)[-1] for u in cached_urls(page)] == [new["file"]]
+    page.reload()
+    assert start_python(page, server) == "snapshot"
+
+
+def test_two_restores_draw_different_numbers(page, server, site_dir):
+    page.goto(f"{server}/module/", wait_until="load")
+    put_bytes(page, server, manifest(site_dir)["file"], bytes(snapshot_bytes(site_dir)))
+    draws = []
+    for _ in range(2):
+        assert start_python(page, server) == "snapshot"
+        out = page.evaluate("() => window.seqlabs.python.call('python-run', {code: 'np.random.random()'})")
+        draws.append(out["value"])
+        page.evaluate("() => window.seqlabs.python.cancel()")
+    assert draws[0] != draws[1]
+
+
+def test_a_browser_that_asks_to_save_data_does_not_download_it(make_context, server):
+    context, _ = make_context(store_snapshot=True)
+    context.add_init_script("Object.defineProperty(Navigator.prototype, 'connection', {get: () => ({saveData: true})})")
+    page = context.new_page()
+    requests = []
+    context.on("request", lambda r: ".snap" in r.url and requests.append(r.url))
+    assert start_python(page, server) == "boot"
+    outcome = stored_by_the_page(page)
+    assert outcome["status"] == "skipped" and "save data" in outcome["reason"]
+    assert requests == []
