@@ -3,8 +3,8 @@
 usage: .venv/bin/python bench/snapshot_probe.py SITE_DIR [ROUNDS]
 (SITE_DIR from `mkdocs build -d SITE_DIR`). Each round opens a fresh context twice, first
 without and then with the snapshot in Cache Storage, and prints how long start() took to
-ready and how long 15 rnn-gradient calls (steps 200, hidden 64) took afterwards. Not part of
-`make bench` yet: the bench rows the issue asks for are the next step (see SNAPSHOT-STATUS.md).
+ready and how long 15 rnn-gradient calls (steps 200, hidden 64) took afterwards: the per-call
+cost right after a restore, which `make bench` (time to a first result) does not show.
 """
 import functools
 import http.server

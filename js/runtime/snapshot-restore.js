@@ -259,7 +259,7 @@ async function relink(Module, snapshot, compiled, check) {
 // CPython's calls into C go through a trampoline that uses its wasm-GC "count args" helper when
 // it has one, and JS otherwise (a snapshot from Node has none). A booted runtime in a browser
 // with wasm GC has the helper, so the restored one gets it back too. (Measured: no visible
-// speed difference for the labs; see SNAPSHOT-STATUS.md.)
+// speed difference for the labs, but it keeps the two runtimes alike.)
 function useCountArgs(pyodide, at) {
   const Module = pyodide._module;
   const field = Module.__PyRuntime + Module.HEAP32[Module.__PyEM_EMSCRIPTEN_COUNT_ARGS_OFFSET >> 2];
