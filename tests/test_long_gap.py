@@ -89,7 +89,7 @@ def test_a_short_run_is_deterministic_and_reports_progress():
     ({"learner": "gru"}, "Learner must be one of"),
     ({"gap": 0}, "Gap D must be from 1 to 80"),
     ({"steps": 10**6}, "Training steps must be from"),
-    ({"forget_bias": "high"}, "LSTM forget-gate bias must be a number"),
+    ({"forget_bias": "high"}, "Forget-gate bias must be a number"),
 ])
 def test_bad_settings_are_refused_with_a_sentence(params, words):
     with pytest.raises(InputError, match=words):

@@ -56,7 +56,12 @@ function mountLab(figure) {
   const bar = el("progress", { class: "lab-progress", max: "1", value: "0", "aria-label": "Training progress" });
   bar.hidden = true;
   statusBox.append(bar);
+  let reported = false;  // whether the job running now has reported progress yet
   const showProgress = ({ fraction, message }) => {
+    // The first report of a job says it is running (with Cancel), even if the line last said
+    // "Ready" because Python finished starting while the job waited.
+    if (!reported) status.show("running");
+    reported = true;
     bar.hidden = false;
     bar.value = fraction;
     bar.setAttribute("aria-valuetext", message);
@@ -104,7 +109,7 @@ function mountLab(figure) {
     status.show(python.state === "ready" ? "running" : "loading");
     try {
       bar.hidden = true;
-      // A lab that trains reports how far it has got; the status line shows it beside Cancel.
+      reported = false;
       const out = await python.latest(lab, lab, { ...values, ...drawing.extraParams?.() }, { onProgress: showProgress });
       if (out.stale) return;
       bar.hidden = true;
