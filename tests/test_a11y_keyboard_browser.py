@@ -11,7 +11,7 @@ import pytest
 from a11y import FOCUSED, HELPERS, INTERACTIVE
 
 pytestmark = pytest.mark.browser
-EMBEDS = ["embedding-analogy", "parallel-steps", "rnn-gradient", "bottleneck", "bahdanau-alignment"]
+EMBEDS = ["embedding-analogy", "parallel-steps", "rnn-gradient", "long-gap", "bottleneck", "bahdanau-alignment"]
 LIMIT = 400  # far more stops than any page has; reaching it means focus is going round in circles
 
 

@@ -101,7 +101,7 @@ def test_each_code_exercise_is_solved_with_the_keyboard_alone(page, server):
     page.add_init_script(FAKE_LMS)
     for k, (anchor, (_, code)) in enumerate(SOLUTIONS.items()):
         open_at(page, server, anchor)
-        assert f"Progress: {k} of 8 exercises done." in page.locator(".exercise-summary").text_content()
+        assert f"Progress: {k} of 9 exercises done." in page.locator(".exercise-summary").text_content()
         # The solution is out of sight before any check.
         assert page.locator(f"#{anchor} details").is_hidden()
         tab_into(page, anchor)
@@ -118,7 +118,7 @@ def test_each_code_exercise_is_solved_with_the_keyboard_alone(page, server):
         assert text.startswith("✓ Correct:") and "hidden cases" in text
         assert page.locator(f"#{anchor}").get_attribute("data-state") == "correct"
         assert page.locator(f"#{anchor} details").get_attribute("open") is not None
-        assert f"Progress: {k + 1} of 8 exercises done." in page.locator(".exercise-summary").text_content()
+        assert f"Progress: {k + 1} of 9 exercises done." in page.locator(".exercise-summary").text_content()
         # One SCORM interaction for the one Check: type "other" (code), the code as the response.
         calls = dict(page.evaluate("() => window.lmsCalls"))
         assert calls["cmi.interactions.0.id"] == anchor

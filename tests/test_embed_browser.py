@@ -10,7 +10,7 @@ import pytest
 from conftest import OPEN_SHADOW_ROOTS, OriginGuard, QuietHandler
 
 pytestmark = pytest.mark.browser
-LABS = ["embedding-analogy", "parallel-steps", "rnn-gradient", "bottleneck", "bahdanau-alignment"]
+LABS = ["embedding-analogy", "parallel-steps", "rnn-gradient", "long-gap", "bottleneck", "bahdanau-alignment"]
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 
 

@@ -37,7 +37,7 @@ def test_right_and_wrong_answers_get_feedback_and_a_hint(page, server):
     field.fill(" 1,5e-3 ")
     box.get_by_role("button", name="Check").click()
     assert feedback(page, EX2) == "✓ Correct."
-    assert "1 of 8" in page.locator(".exercise-summary").text_content()
+    assert "1 of 9" in page.locator(".exercise-summary").text_content()
 
 
 def test_two_number_answer(page, server):
@@ -61,10 +61,10 @@ def test_progress_survives_reload_and_navigation(page, server):
     words.fill("Only the final state reaches the decoder.")
     page.locator("#exercise-extend").get_by_role("button", name="Compare with the solution").click()
     assert page.locator("#exercise-extend details").get_attribute("open") is not None
-    assert "2 of 8" in page.locator(".exercise-summary").text_content()
+    assert "2 of 9" in page.locator(".exercise-summary").text_content()
     page.reload()
     page.wait_for_selector(".exercise-summary")
-    assert "2 of 8" in page.locator(".exercise-summary").text_content()
+    assert "2 of 9" in page.locator(".exercise-summary").text_content()
     assert "solved this one before" in feedback(page, "#exercise-context-value")
     # Away and back with Material's instant navigation.
     page.get_by_role("link", name="Home").first.click()
@@ -82,11 +82,11 @@ def test_reset_clears_after_confirmation(page, server):
     page.locator(EX2).get_by_role("button", name="Check").click()
     page.once("dialog", lambda d: d.dismiss())
     page.get_by_role("button", name="Reset my answers").click()
-    assert "1 of 8" in page.locator(".exercise-summary").text_content()
+    assert "1 of 9" in page.locator(".exercise-summary").text_content()
     page.once("dialog", lambda d: d.accept())
     page.get_by_role("button", name="Reset my answers").click()
     page.wait_for_selector(".exercise-summary")
-    assert "0 of 8" in page.locator(".exercise-summary").text_content()
+    assert "0 of 9" in page.locator(".exercise-summary").text_content()
 
 
 def test_corrupted_storage_is_reset_with_a_notice(page, server):

@@ -1,6 +1,7 @@
 """The embedding-analogy and parallel-steps figures in Chromium, used as a reader would."""
 import json
 
+import numpy as np
 import pytest
 
 from seqlabs import api
@@ -192,3 +193,51 @@ def test_parallel_measured_view_times_one_core_in_the_browser(page, server):
     page.evaluate(f"() => document.querySelector('{PAR}').dataset.drawn = '{{}}'")
     page.get_by_role("button", name="Measure again").click()
     wait_par(page, view="measured")
+
+
+GAP = "#lab-long-gap"
+
+
+def test_long_gap_draws_the_built_grid_without_pyodide(make_context, server):
+    context, _ = make_context()
+    context.route("**/vendor/pyodide/**", lambda route: route.abort())
+    page = context.new_page()
+    open_figure(page, server, GAP)
+    built = api.call("long-gap")  # the build's default result: the grid, and the run at the defaults
+    rows = [r.locator("td").all_text_contents() for r in page.locator(f"{GAP} table.steps-table tbody tr").all()]
+    assert len(rows) == 6 and rows[4][0] == f"{built['grid']['accuracy']['elman'][4]:.0%}"
+    assert page.locator(f"{GAP} svg.gap-chart g.series-lstm path").count() == 6 + 7  # 6 gaps; 31 records, 1 in 5
+    words = page.locator(f"{GAP} .lab-words").text_content()
+    assert "chance 12.5%" in words and f"reaches {built['run']['accuracy']:.0%}" in words
+
+
+def test_long_gap_settings_from_the_address_train_in_the_browser_as_in_cpython(page, server):
+    params = {"learner": "attention", "gap": 5, "steps": 50, "seed": 4}
+    query = "&".join(f"long-gap.{k}={v}" for k, v in params.items())
+    page.goto(f"{server}/embed/long-gap/?{query}", wait_until="load")
+    page.wait_for_function(f"() => JSON.parse(document.querySelector('{GAP}').dataset.drawn || '{{}}').seed === 4",
+                           timeout=120_000)
+    assert page.locator(f"{GAP} select[name=learner]").input_value() == "attention"
+    got = page.evaluate("(p) => window.seqlabs.python.call('long-gap', p)", params)["run"]
+    want = api.call("long-gap", params)["run"]
+    assert got["accuracy"] == want["accuracy"]
+    np.testing.assert_allclose(got["trace"]["first"], want["trace"]["first"], rtol=1e-3)
+    assert "The run with the settings below: the attention reader at D = 5, 50 steps" in \
+        page.locator(f"{GAP} .lab-words").text_content()
+
+
+def test_long_gap_training_shows_progress_and_cancel_stops_it(page, server):
+    page.goto(f"{server}/embed/long-gap/", wait_until="load")
+    page.wait_for_selector(f"{GAP}[data-drawn]")
+    before = page.get_attribute(GAP, "data-drawn")
+    steps = page.locator(f"{GAP} input[name=steps]")
+    steps.focus()
+    page.keyboard.press("End")  # 1,500 steps of the LSTM at D = 40: long enough to cancel
+    page.locator(f"{GAP} select[name=learner]").select_option("lstm")
+    page.wait_for_function(f"() => document.querySelector('{GAP} progress.lab-progress').value > 0", timeout=120_000)
+    assert page.locator(f"{GAP} progress.lab-progress").get_attribute("aria-valuetext").startswith("step ")
+    page.locator(f"{GAP} .lab-status").get_by_role("button", name="Cancel").click()
+    page.wait_for_function(f"() => document.querySelector('{GAP} .lab-status').textContent.startsWith('Cancelled')")
+    assert page.locator(f"{GAP} progress.lab-progress").is_hidden()
+    assert page.get_attribute(GAP, "data-drawn") == before
+    assert "long-gap.learner=lstm" in page.url and "long-gap.steps=1500" in page.url

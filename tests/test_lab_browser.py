@@ -212,7 +212,8 @@ def test_labs_mount_after_instant_navigation(page, server):
     page.wait_for_function("() => window.seqlabs !== undefined")
     page.get_by_role("link", name="Start the module").click()
     page.wait_for_selector(f"{LAB}[data-drawn]")
-    for anchor in ["#figure-embedding-analogy", "#figure-parallel-steps", "#figure-bottleneck", "#figure-bahdanau-alignment"]:
+    for anchor in ["#figure-embedding-analogy", "#figure-parallel-steps", "#lab-long-gap", "#figure-bottleneck",
+                   "#figure-bahdanau-alignment"]:
         page.wait_for_selector(f"{anchor}[data-drawn]")
     page.wait_for_selector(".arithmatex[data-rendered]")
     assert errors == []

@@ -61,9 +61,9 @@ RECOMPUTE = {
 }
 
 
-def test_there_are_eight_exercises_of_the_right_kinds(exercises):
+def test_there_are_nine_exercises_of_the_right_kinds(exercises):
     kinds = [e["data-kind"] for e in exercises.values()]
-    assert sorted(kinds) == ["apply", "apply", "apply", "check", "code", "code", "code", "extend"]
+    assert sorted(kinds) == ["apply", "apply", "apply", "apply", "check", "code", "code", "code", "extend"]
 
 
 def test_each_code_exercise_names_a_check_the_lab_knows_and_starts_from_its_signature(exercises):
@@ -116,13 +116,13 @@ def test_the_quoted_vanishing_figure_is_right(module_html):
 
 
 def test_every_anchor_the_issues_name_exists(module_html):
-    for anchor in ["figure-embedding-analogy", "figure-parallel-steps", "lab-rnn-gradient",
+    for anchor in ["figure-embedding-analogy", "figure-parallel-steps", "lab-rnn-gradient", "lab-long-gap",
                    "figure-bottleneck", "figure-bahdanau-alignment"]:
         assert f'id="{anchor}"' in module_html
 
 
 def test_solutions_are_collapsed(module_html):
-    assert module_html.count('<details class="success">') == 8  # five exercises and three code exercises
+    assert module_html.count('<details class="success">') == 9  # six exercises and three code exercises
     assert "<details class=\"success\" open" not in module_html
 
 

@@ -113,9 +113,9 @@ def handout(browser, server, site_dir):
 
 def test_pdf_holds_every_caption_words_text_and_exercise_statement(handout):
     expected, flat = handout["expected"], handout["flat"]
-    assert len(expected["captions"]) == 5 and len(expected["statements"]) == 8
-    # Five figures' "In words", the diagram's, and each lab's sentence about what it shows now.
-    assert len(expected["in_words"]) >= 6 and len(expected["right_now"]) == 5
+    assert len(expected["captions"]) == 6 and len(expected["statements"]) == 9
+    # Six figures' "In words", the diagram's, and each lab's sentence about what it shows now.
+    assert len(expected["in_words"]) >= 7 and len(expected["right_now"]) == 6
     for group in ("captions", "in_words", "right_now", "statements"):
         for item in expected[group]:
             assert item, f"a {group} entry has no text"

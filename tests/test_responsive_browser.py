@@ -14,7 +14,7 @@ from seqlabs import api
 
 pytestmark = pytest.mark.browser
 WIDTHS = [320, 390, 768]
-LABS = {"rnn-gradient", "embedding-analogy", "parallel-steps", "bottleneck", "bahdanau-alignment"}
+LABS = {"rnn-gradient", "long-gap", "embedding-analogy", "parallel-steps", "bottleneck", "bahdanau-alignment"}
 MIN_PX = 11
 
 # Per figure: the smallest SVG text as rendered (computed font size times the text's own screen

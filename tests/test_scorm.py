@@ -165,11 +165,11 @@ def test_the_module_reports_to_the_lms_and_restores_answers(browser, package, lm
     (seed, want), calls, state = run_session(browser, origin, first_launch)
     values = dict(calls)
     if version == "1.2":
-        assert values["cmi.core.score.raw"] == "4" and values["cmi.core.score.max"] == "8"
+        assert values["cmi.core.score.raw"] == "4" and values["cmi.core.score.max"] == "9"
         assert values["cmi.core.score.min"] == "0" and values["cmi.core.lesson_status"] == "incomplete"
         assert values["cmi.core.exit"] == "suspend"
     else:
-        assert values["cmi.score.raw"] == "4" and values["cmi.score.scaled"] == "0.5000"
+        assert values["cmi.score.raw"] == "4" and values["cmi.score.scaled"] == "0.4444"
         assert values["cmi.completion_status"] == "incomplete" and values["cmi.success_status"] == "unknown"
         assert values["cmi.exit"] == "suspend"
     suspend = values["cmi.suspend_data"]
@@ -204,7 +204,7 @@ def test_the_module_reports_to_the_lms_and_restores_answers(browser, package, lm
 
     def relaunch(frame):
         assert "solved this one before" in frame.locator("#exercise-context-value .exercise-feedback").text_content()
-        assert "4 of 8" in frame.locator(".exercise-summary").text_content()
+        assert "4 of 9" in frame.locator(".exercise-summary").text_content()
         frame.locator("#exercise-vanishing-fraction[data-variant-state='ready']").wait_for(timeout=90_000)
         shown = {k: frame.locator(f"#exercise-vanishing-fraction [data-var='{k}']").text_content() for k in want["values"]}
         assert shown == want["values"]
@@ -276,7 +276,7 @@ def test_a_code_exercise_checked_in_the_lms_is_one_interaction_and_its_draft_com
     harness(folder, version, path, initial=state["cmi"])
 
     def relaunch(frame):
-        assert "1 of 8" in frame.locator(".exercise-summary").text_content()
+        assert "1 of 9" in frame.locator(".exercise-summary").text_content()
         frame.locator(f"{ex}[data-state='correct']").wait_for()
         lines = frame.locator(f"{ex} :is(.cm-line, textarea)")
         box_text = frame.locator(ex).evaluate(

@@ -11,6 +11,7 @@ import { readLabState, writeLabState } from "./urlstate.js";
 import * as bahdanauAlignment from "./bahdanau-alignment.js";
 import * as bottleneck from "./bottleneck.js";
 import * as embeddingAnalogy from "./embedding-analogy.js";
+import * as longGap from "./long-gap.js";
 import * as parallelSteps from "./parallel-steps.js";
 import * as rnnGradient from "./rnn-gradient.js";
 
@@ -20,6 +21,7 @@ const VIEWS = {
   "parallel-steps": parallelSteps,
   "bahdanau-alignment": bahdanauAlignment,
   "bottleneck": bottleneck,
+  "long-gap": longGap,
 };
 
 function div(className, parent) {
@@ -50,6 +52,20 @@ function mountLab(figure) {
   box.append(words, notice, fieldset);
   const statusBox = div("lab-status", box);
   const status = buildStatus(statusBox, { onRetry: () => compute(), onCancel: () => python.cancel() });
+  // A lab that trains reports how far it has got: a bar under the status line, whose Cancel stops it.
+  const bar = el("progress", { class: "lab-progress", max: "1", value: "0", "aria-label": "Training progress" });
+  bar.hidden = true;
+  statusBox.append(bar);
+  let reported = false;  // whether the job running now has reported progress yet
+  const showProgress = ({ fraction, message }) => {
+    // The first report of a job says it is running (with Cancel), even if the line last said
+    // "Ready" because Python finished starting while the job waited.
+    if (!reported) status.show("running");
+    reported = true;
+    bar.hidden = false;
+    bar.value = fraction;
+    bar.setAttribute("aria-valuetext", message);
+  };
   mountNotebookDownload(box, { lab, schema, built: result, settings: () => ({ ...values, ...drawing.extraParams?.() }) });
 
   const fromUrl = readLabState(lab, schema);
@@ -92,12 +108,16 @@ function mountLab(figure) {
   async function compute() {
     status.show(python.state === "ready" ? "running" : "loading");
     try {
-      const out = await python.latest(lab, lab, { ...values, ...drawing.extraParams?.() });
+      bar.hidden = true;
+      reported = false;
+      const out = await python.latest(lab, lab, { ...values, ...drawing.extraParams?.() }, { onProgress: showProgress });
       if (out.stale) return;
+      bar.hidden = true;
       draw(out.result, "python");
       showNotice([]);
       status.show("ready");
     } catch (err) {
+      bar.hidden = true;
       if (err.kind === "input") showNotice([err.message]);
       status.show("error", err.kind === "cancelled"
         ? "Cancelled: the figure shows the last finished result. Press Retry to compute the current settings."

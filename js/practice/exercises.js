@@ -139,8 +139,12 @@ function done(id, box) {
 }
 
 function mountSummary(boxes) {
-  // Code exercises sit in the sections they practise; the summary stays with the list at the end.
-  const first = boxes.find((box) => box.dataset.kind !== "code") ?? boxes[0];
+  // Code exercises and predictions sit in the sections they practise; the summary stays with
+  // the list at the end, under the Exercises heading where the page has one.
+  const heading = document.getElementById("exercises");
+  const inList = (box) => (heading ? Boolean(heading.compareDocumentPosition(box) & Node.DOCUMENT_POSITION_FOLLOWING)
+    : box.dataset.kind !== "code");
+  const first = boxes.find(inList) ?? boxes[0];
   const summary = el("div", { class: "exercise-summary" });
   const count = el("p", { role: "status" });
   const storageNotice = el("p", { class: "exercise-notice", role: "alert" });

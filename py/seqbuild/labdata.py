@@ -22,7 +22,8 @@ json.dump({name: {"schema": api.schema(name),
 
 def source_hash(root: Path) -> str:
     h = hashlib.sha256()
-    files = sorted((root / "py" / "seqlabs").rglob("*.py")) + [root / "py" / "seqlabs" / "models" / "stamp"]
+    # the stamps of what the build trains (the translation models, the long-gap grid) stand for it
+    files = sorted((root / "py" / "seqlabs").rglob("*.py")) + sorted((root / "py" / "seqlabs" / "models").glob("*stamp"))
     for path in files:
         h.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
     return h.hexdigest()[:16]

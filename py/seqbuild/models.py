@@ -5,7 +5,11 @@ matches, the weights in py/seqlabs/models/ are reused. The two models train at t
 two subprocesses (one core each), so the build waits for the slower one only, and always runs the
 current code under `mkdocs serve`. A third subprocess scores both on the test sentences, with
 sacrebleu for BLEU (a build-time dependency only: the browser never computes BLEU).
+
+The long-gap lab's grid (three learners at six gaps) is trained the same way, under a stamp of
+its own: two subprocesses share its runs, balanced by their expected cost.
 """
+import json
 import hashlib
 import os
 import subprocess
@@ -41,9 +45,21 @@ models.save_report(report, sys.argv[1])
 """
 
 
-def stamp(root: Path) -> str:
+GAP_SOURCES = ["long_gap.py", "rnn_gradient.py"]  # long_gap takes orthogonal() and sigmoid() from rnn_gradient
+GAP_TRAIN = """
+import json, sys
+from seqbuild.models import share
+from seqlabs import long_gap
+part, parts = int(sys.argv[1]), int(sys.argv[2])
+json.dump([long_gap.one_run(learner, gap) for learner, gap in share(long_gap.grid_jobs(), parts)[part]], sys.stdout)
+"""
+# Relative cost of one time step per learner, for sharing the runs between the two subprocesses.
+GAP_COST = {"elman": 1.0, "attention": 1.3, "lstm": 5.0}
+
+
+def stamp(root: Path, sources=SOURCES) -> str:
     h = hashlib.sha256()
-    for name in SOURCES:
+    for name in sources:
         h.update((root / "py" / "seqlabs" / name).read_bytes())
     return h.hexdigest()[:16]
 
@@ -64,8 +80,45 @@ def train(root: Path, want: str) -> None:
     subprocess.run([sys.executable, "-c", EVALUATE, want, str(seconds)], cwd=py, check=True)
 
 
+def share(jobs, parts=2):
+    """The runs split into parts of about equal cost: the dearest first, each to the lightest part."""
+    loads, out = [0.0] * parts, [[] for _ in range(parts)]
+    for learner, gap in sorted(jobs, key=lambda j: -GAP_COST[j[0]] * (j[1] + 2)):
+        k = loads.index(min(loads))
+        out[k].append([learner, gap])
+        loads[k] += GAP_COST[learner] * (gap + 2)
+    return out
+
+
+def train_gap_grid(root: Path, want: str) -> None:
+    """The long-gap grid, in two subprocesses of one core each; the stamp is written last."""
+    models_dir = root / "py" / "seqlabs" / "models"
+    start = time.perf_counter()
+    one_core = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+    jobs = [subprocess.Popen([sys.executable, "-c", GAP_TRAIN, str(part), "2"], cwd=root / "py", env=one_core,
+                             stdout=subprocess.PIPE, text=True) for part in range(2)]
+    outputs = [job.communicate()[0] for job in jobs]
+    if any(job.returncode != 0 for job in jobs):
+        raise SystemExit("Training the long-gap grid failed; see the error above.")
+    runs = [run for out in outputs for run in json.loads(out)]
+    seconds = round(time.perf_counter() - start, 1)
+    print(f"trained the long-gap grid ({len(runs)} runs) in {seconds} s", file=sys.stderr)
+    models_dir.mkdir(exist_ok=True)
+    (models_dir / "long_gap.json").write_text(json.dumps({"runs": runs, "build_seconds": seconds}))
+    (models_dir / "long_gap.stamp").write_text(want)
+
+
+def ensure_gap_grid(root: Path) -> None:
+    want = stamp(root, GAP_SOURCES)
+    stamp_file = root / "py" / "seqlabs" / "models" / "long_gap.stamp"
+    if not (stamp_file.is_file() and stamp_file.read_text() == want):
+        print("Training the long-gap grid: 3 learners at 6 gaps (first build only, under a minute)…", file=sys.stderr)
+        train_gap_grid(root, want)
+
+
 def ensure(root: Path) -> Path:
     """Trains when needed; returns the zip of the weights for the browser."""
+    ensure_gap_grid(root)
     models_dir = root / "py" / "seqlabs" / "models"
     want = stamp(root)
     stamp_file = models_dir / "stamp"

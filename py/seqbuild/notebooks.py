@@ -22,7 +22,7 @@ from seqbuild import wheel
 
 FOLDER = "notebooks"                      # where they sit in the site, and under build/
 OUT = Path("build") / FOLDER
-LABS = ["embedding-analogy", "parallel-steps", "rnn-gradient", "bottleneck", "bahdanau-alignment"]
+LABS = ["embedding-analogy", "parallel-steps", "rnn-gradient", "long-gap", "bottleneck", "bahdanau-alignment"]
 EXERCISES = "code-exercises"
 SEPARATOR = ",  # "                       # between a setting's value and its comment
 NO_SITE = "https://YOUR-SITE/"             # without a site_url; the page writes its own address
@@ -282,6 +282,46 @@ fig.colorbar(image, ax=ax, label="attention weight", shrink=0.8)
 plt.show()''',
         "try": "Set `\"sentence\"` to `\"name\"` or `\"long\"`, or write your own in `\"text\"`, such as "
                "`\"the small cat sees the red house\"`, and find where the weights step off the diagonal.",
+    },
+    "long-gap": {
+        "notes": {},
+        "numbers_text": "The key numbers: the grid trained when the site was built (accuracy on held-out sequences "
+                        "at each gap, per learner), then the run with the settings above, trained here.",
+        "numbers": '''\
+grid, run = result["grid"], result["run"]
+print(f"{'gap D':>6}" + "".join(f"{name:>18}" for name in ["Elman RNN", "LSTM", "attention reader"]))
+for i, gap in enumerate(grid["gaps"]):
+    print(f"{gap:>6}" + "".join(f"{grid['accuracy'][k][i]:>18.1%}" for k in ["elman", "lstm", "attention"]))
+first = run["trace"]["first"]
+print(f"This run: {run['learner']} at D = {run['gap']}, {run['steps']} steps: {run['accuracy']:.1%} held out; "
+      f"||dL/dh_1|| from {first[0]:.2e} to {first[-1]:.2e}")''',
+        "figure_text": "The figure: accuracy against the gap (log axis) with chance at 1/8, and during training at "
+                       "the grid's trace gap the gradient norm at the first state (thick) and at the last (thin), "
+                       "on a log axis; this run is drawn in black.",
+        "figure": '''\
+import matplotlib.pyplot as plt
+
+names = {"elman": ("Elman RNN", "s", "--"), "lstm": ("LSTM", "o", "-"), "attention": ("attention reader", "^", "-.")}
+fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
+for key, (name, marker, style) in names.items():
+    left.plot(grid["gaps"], grid["accuracy"][key], marker=marker, linestyle=style, label=name)
+    t = grid["traces"][key]
+    line, = right.plot(t["step"], t["first"], linestyle=style, linewidth=2, label=f"{name}, ||dL/dh_1||")
+    right.plot(t["step"], t["last"], linestyle=style, linewidth=0.8, color=line.get_color())
+left.axhline(grid["chance"], color="grey", linestyle=":", label="chance")
+left.plot([run["gap"]], [run["accuracy"]], "ko", fillstyle="none", markersize=10, label="this run")
+right.plot(run["trace"]["step"], run["trace"]["first"], color="black", linewidth=2.5, label="this run, ||dL/dh_1||")
+left.set_xscale("log")
+left.set_xlabel("gap D")
+left.set_ylabel("accuracy on held-out sequences")
+left.legend()
+right.set_yscale("log")
+right.set_xlabel("training step")
+right.set_ylabel(f"gradient norm at D = {grid['trace_gap']}")
+right.legend(fontsize="small")
+plt.show()''',
+        "try": "Train the Elman RNN at `\"gap\": 10` and at `\"gap\": 40`, with `\"steps\": 1500` as in the grid. Then set "
+               "`\"learner\": \"lstm\"` and compare `\"forget_bias\": 3.0` with `0.0`.",
     },
     "bottleneck": {
         "notes": {"text": "your own English sentence to translate with both models; \"\" uses the long held-out one",

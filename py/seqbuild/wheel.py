@@ -18,8 +18,9 @@ from importlib.metadata import version as installed_version
 from pathlib import Path
 
 NAME = "seqlabs"
-# What seqlabs opens at run time (models.py): the weights and the report on the test sentences.
-PACKAGE_DATA = ["models/*.npz", "models/report.json"]
+# What seqlabs opens at run time: the weights and the report on the test sentences (models.py),
+# and the long-gap lab's grid (long_gap.py).
+PACKAGE_DATA = ["models/*.npz", "models/report.json", "models/long_gap.json"]
 # 2024-01-01, the date the lab zip uses too; an epoch set by the caller wins.
 DEFAULT_EPOCH = "1704067200"
 

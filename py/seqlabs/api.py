@@ -4,7 +4,7 @@ Results are plain JSON-able dicts so that they cross the Python-JS boundary once
 """
 import json
 
-from . import embedding_analogy, grading, parallel_steps, rnn_gradient, scratch, spectral_norm, translation_labs, variants
+from . import embedding_analogy, grading, long_gap, parallel_steps, rnn_gradient, scratch, spectral_norm, translation_labs, variants
 from .models import MissingModels
 from .schema import InputError, to_json
 
@@ -12,6 +12,7 @@ from .schema import InputError, to_json
 # Labs with STATIC_RESULT = False have no default result to build into the page.
 LABS = {
     "rnn-gradient": rnn_gradient,
+    "long-gap": long_gap,
     "spectral-norm": spectral_norm,
     "embedding-analogy": embedding_analogy,
     "embedding-train": embedding_analogy.Train,
