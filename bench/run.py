@@ -41,7 +41,7 @@ from conftest import CHROMIUM, CHROMIUM_ARGS, QuietHandler, build_site  # noqa: 
 REPS = int(os.environ.get("BENCH_REPS", 5))
 CHANGES = int(os.environ.get("BENCH_CHANGES", 50))
 ALL_PAGES = ["", "module/", "instructors/", "embed/rnn-gradient/", "embed/embedding-analogy/",
-             "embed/parallel-steps/", "embed/bahdanau-alignment/", "embed/bottleneck/", "404.html"]
+             "embed/parallel-steps/", "embed/bahdanau-alignment/", "embed/bottleneck/", "embed/long-gap/", "404.html"]
 # Each page with a lab, and the lab a reader interacts with first there.
 LAB_PAGES = {"module/#lab-rnn-gradient": "rnn-gradient", **{f"embed/{lab}/": lab for lab in [
     "rnn-gradient", "embedding-analogy", "parallel-steps", "bahdanau-alignment", "bottleneck"]}}

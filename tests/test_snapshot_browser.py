@@ -28,6 +28,7 @@ CASES = [
     ("bahdanau-alignment", {}),
     ("bottleneck", {}),
     ("translation-train", {"steps": 100, "seed": 1}),
+    ("long-gap", {"learner": "lstm", "gap": 5, "steps": 50, "seed": 2}),
     ("python-run", {"code": "import seqlabs.api, sys; sorted(m for m in sys.modules if m.startswith('numpy.'))[:5]"}),
     ("code-check", {"exercise": "rnn-step", "code": "def rnn_step(h, x, W_hh, W_xh, b):\n    return np.tanh(W_hh @ h + W_xh @ x + b)\n"}),
     ("exercise-variant", {"exercise": "exercise-vanishing-fraction", "seed": 5}),
