@@ -21,7 +21,7 @@ def make_offline(page, origin):
     assert "snapshot of Python" in status and "MB" in status, status
     button.click()
     page.wait_for_function(
-        "() => document.querySelector('.offline-control').dataset.state === 'ready'", timeout=120_000)
+        "() => document.querySelector('.offline-control')?.dataset.state === 'ready'", timeout=120_000)
 
 
 def test_the_site_works_offline_after_storing_it(make_context, server):
@@ -96,11 +96,11 @@ def test_a_new_build_is_offered_and_replaces_the_old_one(browser, served_copy, t
     shutil.rmtree(root)
     shutil.copytree(new_site, root)
     page.goto(f"{origin}/", wait_until="load")
-    page.wait_for_function("() => document.querySelector('.offline-control').dataset.state === 'update'", timeout=60_000)
+    page.wait_for_function("() => document.querySelector('.offline-control')?.dataset.state === 'update'", timeout=60_000)
     assert "new edition" not in page.locator("h1").first.text_content()
     page.get_by_role("button", name="Reload to update").click()
     page.wait_for_function("() => document.querySelector('h1').textContent.includes('new edition')", timeout=60_000)
-    page.wait_for_function("() => document.querySelector('.offline-control').dataset.state === 'ready'", timeout=60_000)
+    page.wait_for_function("() => document.querySelector('.offline-control')?.dataset.state === 'ready'", timeout=60_000)
     # Only the new precache remains, and it holds the new page.
     names = page.evaluate("() => caches.keys()")
     assert len([n for n in names if "precache" in n]) == 1
