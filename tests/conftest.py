@@ -103,6 +103,11 @@ class OriginGuard:
             route.abort()
 
 
+# The page downloads the Python snapshot (13 MB, 50 MB unpacked) after a first boot; every test
+# context turns that off unless the test is about it, or each boot would cost a core for seconds.
+NO_SNAPSHOT_DOWNLOAD = "window.seqlabsConfig = {storeSnapshot: false, ...window.seqlabsConfig}"
+
+
 @pytest.fixture
 def make_context(browser, server):
     """Returns a factory of guarded contexts; after the test, asserts nothing left the origin."""
@@ -111,8 +116,8 @@ def make_context(browser, server):
     def factory(store_snapshot=False, **kwargs):
         context = browser.new_context(**kwargs)
         context.add_init_script(OPEN_SHADOW_ROOTS)
-        if not store_snapshot:  # the idle-time snapshot download (50 MB) only where a test wants it
-            context.add_init_script("window.seqlabsConfig = {storeSnapshot: false, ...window.seqlabsConfig}")
+        if not store_snapshot:
+            context.add_init_script(NO_SNAPSHOT_DOWNLOAD)
         guard = OriginGuard(server)
         context.route("**/*", guard.route)
         context.on("request", lambda req: None if guard.allowed(req.url) else guard.off_origin.append(req.url))

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import OPEN_SHADOW_ROOTS, ROOT, OriginGuard, QuietHandler, build_site
+from conftest import NO_SNAPSHOT_DOWNLOAD, OPEN_SHADOW_ROOTS, OriginGuard, QuietHandler, ROOT, build_site
 from seqbuild import package
 
 WORKFLOW = ROOT / ".github" / "workflows" / "pages.yml"
@@ -51,6 +51,7 @@ def test_bundle_holds_the_site_and_how_to_serve_it(site_dir, tmp_path):
 @pytest.mark.browser
 def test_opening_from_file_says_how_to_serve(browser, site_dir):
     context = browser.new_context()
+    context.add_init_script(NO_SNAPSHOT_DOWNLOAD)
     seen = []
     context.on("request", lambda r: seen.append(r.url))
     page = context.new_page()
@@ -82,6 +83,7 @@ def subpath_server(tmp_path_factory):
 def test_everything_works_under_a_sub_path(browser, subpath_server):
     origin = subpath_server
     context = browser.new_context()
+    context.add_init_script(NO_SNAPSHOT_DOWNLOAD)
     context.add_init_script(OPEN_SHADOW_ROOTS)
     guard = OriginGuard(origin)
     context.route("**/*", guard.route)
@@ -122,6 +124,7 @@ def test_instructors_snippets_name_the_address_the_page_is_served_from(browser, 
     # come from where the page is served, not from the build's site_url.
     origin = subpath_server
     context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    context.add_init_script(NO_SNAPSHOT_DOWNLOAD)
     guard = OriginGuard(origin)
     context.route("**/*", guard.route)
     page = context.new_page()
@@ -146,6 +149,7 @@ def test_instructors_snippets_name_the_address_the_page_is_served_from(browser, 
 @pytest.mark.browser
 def test_instructors_snippets_keep_the_placeholder_from_a_file(browser, site_dir):
     context = browser.new_context()
+    context.add_init_script(NO_SNAPSHOT_DOWNLOAD)
     page = context.new_page()
     page.goto((site_dir / "instructors" / "index.html").as_uri(), wait_until="load")
     assert all("https://YOUR-SITE/embed/" in s for s in page.evaluate(SNIPPET_CODE))

@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from conftest import OPEN_SHADOW_ROOTS, OriginGuard, QuietHandler
+from conftest import NO_SNAPSHOT_DOWNLOAD, OPEN_SHADOW_ROOTS, OriginGuard, QuietHandler
 
 pytestmark = pytest.mark.browser
 LABS = ["embedding-analogy", "parallel-steps", "rnn-gradient", "long-gap", "bottleneck", "bahdanau-alignment"]
@@ -65,6 +65,7 @@ def host_origin(tmp_path, server):
 
 def test_cross_origin_sandboxed_iframe_runs_its_lab_and_sizes_itself(browser, server, host_origin):
     context = browser.new_context()
+    context.add_init_script(NO_SNAPSHOT_DOWNLOAD)
     context.add_init_script(OPEN_SHADOW_ROOTS)
     site, host = OriginGuard(server), OriginGuard(host_origin)
     off = []

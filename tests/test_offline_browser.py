@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from conftest import OPEN_SHADOW_ROOTS, ROOT, OriginGuard, QuietHandler, build_site
+from conftest import NO_SNAPSHOT_DOWNLOAD, OPEN_SHADOW_ROOTS, OriginGuard, QuietHandler, ROOT, build_site
 
 pytestmark = pytest.mark.browser
 PAGES = ["", "module/"]
@@ -82,6 +82,7 @@ def served_copy(site_dir, tmp_path):
 def test_a_new_build_is_offered_and_replaces_the_old_one(browser, served_copy, tmp_path):
     root, origin = served_copy
     context = browser.new_context()
+    context.add_init_script(NO_SNAPSHOT_DOWNLOAD)
     context.add_init_script(OPEN_SHADOW_ROOTS)
     guard = OriginGuard(origin)
     context.route("**/*", guard.route)

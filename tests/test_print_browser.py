@@ -8,7 +8,7 @@ import re
 import pytest
 from pypdf import PdfReader
 
-from conftest import OPEN_SHADOW_ROOTS, OriginGuard
+from conftest import NO_SNAPSHOT_DOWNLOAD, OPEN_SHADOW_ROOTS, OriginGuard
 
 pytestmark = pytest.mark.browser
 
@@ -74,6 +74,7 @@ def contrast_on_white(css: str) -> float:
 def handout(browser, server, site_dir):
     """One load of the module page: its expected texts, its print button, and its PDF."""
     context = browser.new_context()
+    context.add_init_script(NO_SNAPSHOT_DOWNLOAD)
     context.add_init_script(OPEN_SHADOW_ROOTS)
     context.add_init_script(PRINT_STUB)
     guard = OriginGuard(server)

@@ -12,7 +12,7 @@ import zipfile
 import pytest
 
 from code_typing import type_code
-from conftest import OPEN_SHADOW_ROOTS, ROOT, OriginGuard, QuietHandler
+from conftest import NO_SNAPSHOT_DOWNLOAD, OPEN_SHADOW_ROOTS, OriginGuard, QuietHandler, ROOT
 from seqbuild import scorm
 from seqlabs import api
 
@@ -102,6 +102,7 @@ def run_session(browser, origin, act=None):
     """One launch of the SCO in the LMS page: act(frame) does what the learner does; returns
     what act returned, the LMS calls and the LMS's CMI data as JSON."""
     context = browser.new_context()
+    context.add_init_script(NO_SNAPSHOT_DOWNLOAD)
     context.add_init_script(OPEN_SHADOW_ROOTS)
     guard = OriginGuard(origin)
     context.route("**/*", guard.route)
