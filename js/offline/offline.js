@@ -2,10 +2,9 @@
 // stored. The service worker is registered only then; afterwards every visit checks for a
 // newer build and offers it, and nothing new takes over until the learner reloads.
 import { el } from "../dom.js";
-import { siteRoot as root } from "../page/site-root.js";
+import { siteAssets as assets, siteRoot as root } from "../page/site-root.js";
 import { SNAPSHOT_CACHE, storeSnapshot } from "../runtime/snapshot-cache.js";
 const swUrl = new URL("sw.js", root);
-const assets = new URL("assets/", root);
 const mib = (bytes) => `${(bytes / 1048576).toFixed(1)} MB`;
 
 let ui = null;

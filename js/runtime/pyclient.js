@@ -2,11 +2,10 @@
 //   call(lab, params, {onProgress})  -> result, or throws Error with .kind "input" | "runtime" | "cancelled"
 //   latest(key, lab, params)         -> {result} | {stale: true}; newest request per key wins
 //   cancel()                         -> stops whatever runs by terminating the worker
-import { siteRoot } from "../page/site-root.js";
+import { siteAssets as assets } from "../page/site-root.js";
 import { storeSnapshot } from "./snapshot-cache.js";
 
 const BOOT_TIMEOUT_MS = 60_000;
-const assets = new URL("assets/", siteRoot);
 
 function failure(message, kind = "runtime") {
   return Object.assign(new Error(message), { kind });

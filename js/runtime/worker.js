@@ -1,10 +1,10 @@
 // The one Web Worker that runs Python: boots Pyodide from the site's own copy, loads numpy,
 // unpacks the seqlabs package, then answers {id, lab, params} with {id, result} | {id, error}.
 import { LAB_DIR, PRELUDE, RESEED } from "./boot-python.js";
+import { siteAssets as assets } from "../page/site-root.js";
 import { cachedSnapshot, refuseSnapshot, sha256 } from "./snapshot-cache.js";
 import { loadFromSnapshot, parseSnapshot } from "./snapshot-restore.js";
 
-const assets = new URL("../", import.meta.url);
 const pyodideDir = new URL("vendor/pyodide/", assets).href;
 
 // Pyodide hangs instead of failing when its wasm is missing or served with the wrong type,
