@@ -1,10 +1,11 @@
 """Lab exercise-variant: other numbers for a numeric exercise, drawn from a seed.
 
-    {exercise, seed} -> {values, answer, tolerance, answer_text, summary}
+    {exercise, seed} -> {values, answer, tolerance, answer_text, summary, starter}
 
 `values` are the statement's numbers as the page prints them (one string per marked number),
 `answer` and `tolerance` are lists (one per answer field), `answer_text` is the answer as the
-text would quote it. Seed 0 is always the original exercise, exactly as the module prints it;
+text would quote it, `starter` the code the exercise's scratch cell starts from: the numbers
+as named variables and a comment, never the computation (the learner writes that). Seed 0 is always the original exercise, exactly as the module prints it;
 any other seed draws other numbers from its own generator, never the original ones.
 """
 import math
@@ -49,8 +50,11 @@ def vanishing_fraction(seed: int) -> dict:
             if (sigma, steps) != (0.85, 40) and linalg.largest_fraction(sigma, steps) >= 1e-5:
                 break
     answer, text, tolerance = three_figures(linalg.largest_fraction(sigma, steps))
+    starter = (f"sigma = {sigma:.2f}  # sigma_max\n"
+               f"steps = {steps}\n"
+               "# the largest fraction left after all those steps:")
     return {"values": {"sigma": f"{sigma:.2f}", "steps": str(steps)}, "answer": [answer], "tolerance": [tolerance],
-            "answer_text": text, "summary": f"\u03c3max = {sigma:.2f} over {steps} steps"}
+            "answer_text": text, "summary": f"\u03c3max = {sigma:.2f} over {steps} steps", "starter": starter}
 
 
 # --- Exercise 3: steps one after another for N tokens -----------------------------------------
@@ -63,8 +67,10 @@ def sequential_steps(seed: int) -> dict:
             n = int(rng.integers(2, 100)) * 100
     rnn = parallel.sequential_steps(parallel.rnn_dependencies(n))
     attention = parallel.sequential_steps(parallel.self_attention_dependencies(n))
+    starter = (f"tokens = {n}\n"
+               "# steps one after another: for the RNN, then for self-attention")
     return {"values": {"tokens": f"{n:,}"}, "answer": [float(rnn), float(attention)], "tolerance": [0.0, 0.0],
-            "answer_text": f"{rnn} and {attention}", "summary": f"{n:,} tokens"}
+            "answer_text": f"{rnn} and {attention}", "summary": f"{n:,} tokens", "starter": starter}
 
 
 # --- Exercise 4: one attention context value, sum_j alpha_j h_j -------------------------------
@@ -85,7 +91,10 @@ def context_value(seed: int) -> dict:
             states = [int(h) for h in rng.integers(-3, 4, size=4)]
     weights = [k / 10 for k in tenths]
     answer = round(linalg.context_value(weights, states), 10)  # tenths times integers: exact to 1 decimal
-    return {"values": {"weights": ", ".join(f"{w:g}" for w in weights), "states": ", ".join(_signed(h) for h in states)},
+    starter = (f"alpha = np.array([{', '.join(f'{w:g}' for w in weights)}])  # weights\n"
+               f"h = np.array([{', '.join(str(x) for x in states)}])  # encoder states\n"
+               "# the context value:")
+    return {"starter": starter, "values": {"weights": ", ".join(f"{w:g}" for w in weights), "states": ", ".join(_signed(h) for h in states)},
             "answer": [answer], "tolerance": [context_tolerance(answer)], "answer_text": _signed(answer),
             "summary": f"weights {', '.join(f'{w:g}' for w in weights)} on states {', '.join(_signed(h) for h in states)}"}
 
