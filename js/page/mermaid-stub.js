@@ -6,6 +6,9 @@
 (() => {
   const src = new URL("../vendor/mermaid/mermaid.min.js", document.currentScript.src).href;
   let settings = {};
+  // Flowcharts are drawn with less space between boxes than Mermaid's default, so that a chain
+  // fits a text column at a larger scale and its labels stay readable.
+  const COMPACT = { nodeSpacing: 20, rankSpacing: 28, padding: 10 };
   let loading = null;
   let due = null;
   // A print about to start (js/page/print.js) wants the diagrams drawn now, not when scrolled to.
@@ -34,7 +37,7 @@
       const script = document.createElement("script");
       script.src = src;
       script.onload = () => {
-        window.mermaid.initialize(settings);
+        window.mermaid.initialize({ ...settings, flowchart: { ...COMPACT, ...settings.flowchart } });
         resolve(window.mermaid);
       };
       script.onerror = () => reject(new Error(`The diagram library could not be loaded from ${src}.`));
@@ -43,8 +46,42 @@
     return loading;
   }
 
+  // A left-to-right flowchart is drawn twice, as written and top to bottom, and the diagram's
+  // own box shows the one that fits: Material fits a diagram to its column by scaling it, and a
+  // long chain scaled into a phone's column has unreadable text. The twin takes over where the
+  // drawing as written would scale its text below MIN_TEXT_PX. Both are in one shadow root and
+  // the one not shown is display: none, so a reader, a screen reader and a print see one.
+  const MIN_TEXT_PX = 12;
+  const SIDEWAYS = /^(\s*(?:graph|flowchart)\s+)(LR|RL)\b/m;
+
+  function naturalWidth(svg) {
+    const box = new DOMParser().parseFromString(svg, "image/svg+xml").documentElement.getAttribute("viewBox");
+    return Number(box?.split(/[\s,]+/)[2]) || 0;
+  }
+
+  async function renderForWidth(mermaid, id, text) {
+    const wide = await mermaid.render(id, text);
+    if (!SIDEWAYS.test(text)) return wide;
+    const tall = await mermaid.render(`${id}-tall`, text.replace(SIDEWAYS, "$1TB"));
+    const fontPx = parseFloat(settings.themeVariables?.fontSize ?? settings.fontSize ?? 16) || 16;
+    const switchAt = Math.ceil(naturalWidth(wide.svg) * MIN_TEXT_PX / fontPx);
+    const style = `<style>
+      :host { container-type: inline-size; }
+      .seq-diagram-tall { display: none; }
+      .seq-diagram-tall > svg { display: block; margin-inline: auto; }
+      @container (max-width: ${switchAt - 1}px) {
+        .seq-diagram-wide { display: none; }
+        .seq-diagram-tall { display: block; }
+      }
+    </style>`;
+    return {
+      svg: `${style}<div class="seq-diagram-wide">${wide.svg}</div><div class="seq-diagram-tall">${tall.svg}</div>`,
+      fn: (root) => { wide.fn?.(root); tall.fn?.(root); },
+    };
+  }
+
   window.mermaid = {
     initialize(options) { settings = options; },
-    async render(id, text) { return (await load()).render(id, text); },
+    async render(id, text) { return renderForWidth(await load(), id, text); },
   };
 })();
