@@ -39,7 +39,7 @@ def test_bad_parameters_raise_input_error(params):
 
 
 def test_call_json_reports_errors_as_data():
-    assert json.loads(api.call_json("nope", "{}"))["error"]["type"] == "input"
+    assert json.loads(api.call_json("nope", "{}"))["error"] == {"type": "input", "message": "There is no lab called 'nope'."}
     assert json.loads(api.call_json("spectral-norm", "[1, 2]"))["error"]["type"] == "input"
     assert "sigma_max" in json.loads(api.call_json("spectral-norm", '{"n": 4}'))["result"]
 
@@ -59,3 +59,13 @@ def test_call_json_turns_a_crash_into_one_line(monkeypatch):
     monkeypatch.setattr(spectral_norm, "run", lambda p: 1 / 0)
     err = json.loads(api.call_json("spectral-norm", "{}"))["error"]
     assert err == {"type": "runtime", "message": "The lab spectral-norm failed (ZeroDivisionError: division by zero)."}
+
+
+def test_an_input_error_names_the_setting_at_fault():
+    err = json.loads(api.call_json("spectral-norm", '{"n": 0}'))["error"]
+    assert err["type"] == "input" and err["param"] == "n" and err["message"].startswith("Matrix size n")
+    with pytest.raises(api.InputError) as raised:
+        api.call("spectral-norm", {"seed": "x"})
+    assert raised.value.param == "seed"
+    # a setting the lab does not have is not one of its controls: no param
+    assert "param" not in json.loads(api.call_json("spectral-norm", '{"m": 1}'))["error"]

@@ -170,10 +170,40 @@ def test_composed_sentences_translate_and_unknown_words_are_named(report):
     assert out["source"] == ["the", "red", "car", "sees", "a", "small", "dog"]
     assert out["output"][:-1] == ["la", "voiture", "rouge", "voit", "un", "petit", "chien"]
     assert out["gold"] is None
-    with pytest.raises(InputError, match="does not know the word 'zebra'"):
+    with pytest.raises(InputError, match="does not know the word 'zebra':") as one:
         api.call("bahdanau-alignment", {"text": "the zebra sleeps"})
-    with pytest.raises(InputError, match="Type an English sentence"):
+    assert one.value.param == "text"
+    with pytest.raises(InputError, match="Type an English sentence") as empty:
         api.call("bahdanau-alignment", {"text": " ... "})
+    assert empty.value.param == "text"
+
+
+@pytest.mark.parametrize("lab", ["bahdanau-alignment", "bottleneck"])
+def test_every_unknown_word_is_named_once_in_one_sentence(lab):
+    with pytest.raises(InputError) as refused:
+        api.call(lab, {"text": "The Zebra sees a giraffe, and the zebra see a cat."})
+    message = str(refused.value)
+    assert refused.value.param == "text"
+    assert "the words 'zebra', 'giraffe' and 'see':" in message and message.count("zebra") == 1
+    assert "cat" not in message and "sees" not in message  # known words are not named
+    assert message.count(".") == 1 and message.endswith(".")  # one sentence
+    assert f"{len(tc.english_words())} English words" in message
+    # through the worker's JSON: the page shows it beside the sentence box
+    error = json.loads(api.call_json(lab, json.dumps({"text": "a zebra runs"})))["error"]
+    assert error == {"type": "input", "param": "text",
+                     "message": "The model does not know the word 'zebra': it knows only the "
+                                f"{len(tc.english_words())} English words of its toy grammar."}
+
+
+def test_both_translation_labs_carry_the_vocabulary_by_word_class(report):
+    for lab in ("bahdanau-alignment", "bottleneck"):
+        groups = api.call(lab)["vocabulary"]
+        words = [w for g in groups for w in g["words"]]
+        assert len(words) == len(set(words)) and set(words) == tc.english_words()
+        assert all(g["class"] and g["words"] == sorted(g["words"]) for g in groups)
+    # the example the word list offers is a sentence of the grammar, translated word for word
+    out = api.call("bahdanau-alignment", {"text": "the small cat sees a red car in the european economic area"})
+    assert out["output"][:-1] == "le petit chat voit une voiture rouge dans la zone economique europeenne".split()
 
 
 def test_bottleneck_lab_compares_both_models(report):

@@ -1,5 +1,6 @@
 // Promise API over the one Python worker.
-//   call(lab, params, {onProgress})  -> result, or throws Error with .kind "input" | "runtime" | "cancelled"
+//   call(lab, params, {onProgress})  -> result, or throws Error with .kind "input" | "runtime" | "cancelled";
+//                                       an input error's .param names the setting at fault, if one is
 //   latest(key, lab, params)         -> {result} | {stale: true}; newest request per key wins
 //   cancel()                         -> stops whatever runs by terminating the worker
 import { siteAssets as assets } from "../page/site-root.js";
@@ -7,8 +8,8 @@ import { storeSnapshot } from "./snapshot-cache.js";
 
 const BOOT_TIMEOUT_MS = 60_000;
 
-function failure(message, kind = "runtime") {
-  return Object.assign(new Error(message), { kind });
+function failure(message, kind = "runtime", param = null) {
+  return Object.assign(new Error(message), { kind, param });
 }
 
 export class PythonClient extends EventTarget {
@@ -135,7 +136,7 @@ export class PythonClient extends EventTarget {
     const job = this.pending.get(id);
     if (!job) return;
     this.pending.delete(id);
-    if (error) job.reject(failure(error.message, error.type));
+    if (error) job.reject(failure(error.message, error.type, error.param ?? null));
     else job.resolve(result);
   }
 

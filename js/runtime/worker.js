@@ -1,5 +1,6 @@
 // The one Web Worker that runs Python: boots Pyodide from the site's own copy, loads numpy,
-// unpacks the seqlabs package, then answers {id, lab, params} with {id, result} | {id, error}.
+// unpacks the seqlabs package, then answers {id, lab, params} with {id, result} | {id, error}
+// (error: {type, message}, and for an input error the param at fault, as seqlabs.api gives it).
 import { LAB_DIR, PRELUDE, RESEED } from "./boot-python.js";
 import { siteAssets as assets } from "../page/site-root.js";
 import { cachedSnapshot, refuseSnapshot, sha256 } from "./snapshot-cache.js";

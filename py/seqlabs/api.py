@@ -53,11 +53,13 @@ def call(name: str, params: dict | None = None, progress=None) -> dict:
 
 
 def call_json(name: str, params_json: str, progress=None) -> str:
-    """JSON in, JSON out: {"result": ...} or {"error": {"type", "message"}}; used by the worker."""
+    """JSON in, JSON out: {"result": ...} or {"error": {"type", "message"[, "param"]}}; used by the
+    worker. An input error names the setting at fault (param) when it has one."""
     try:
         return json.dumps({"result": call(name, json.loads(params_json), progress)}, allow_nan=False)
     except InputError as err:
-        return json.dumps({"error": {"type": "input", "message": str(err)}})
+        at = {"param": err.param} if err.param else {}
+        return json.dumps({"error": {"type": "input", "message": str(err), **at}})
     except MissingModels as err:  # the worker fetches this archive and calls again
         return json.dumps({"error": {"type": "asset", "name": str(err)}})
     except Exception as err:  # a bug, not the learner's doing: one line, not a traceback

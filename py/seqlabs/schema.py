@@ -8,7 +8,12 @@ from dataclasses import asdict, dataclass, field
 
 
 class InputError(ValueError):
-    """A parameter a learner can fix; the message is one sentence meant for them."""
+    """A parameter a learner can fix; the message is one sentence meant for them. param names the
+    setting at fault, when there is one, so that the page can show the sentence beside it."""
+
+    def __init__(self, message: str, param: str | None = None):
+        super().__init__(message)
+        self.param = param
 
 
 @dataclass(frozen=True)
@@ -56,7 +61,16 @@ def validate(schema: list[Param], params: dict) -> dict:
     unknown = sorted(set(params) - known)
     if unknown:
         raise InputError(f"This lab has no setting called {unknown[0]!r}.")
-    return {p.name: p.check(params.get(p.name, p.default)) for p in schema}
+    return {p.name: checked(p, params.get(p.name, p.default)) for p in schema}
+
+
+def checked(p: Param, value):
+    """p.check(value), its error naming p as the setting at fault."""
+    try:
+        return p.check(value)
+    except InputError as err:
+        err.param = err.param or p.name
+        raise
 
 
 def defaults(schema: list[Param]) -> dict:

@@ -40,17 +40,37 @@ def examples() -> dict[str, dict]:
 EXAMPLE_IDS = ("swap", "name", "long")
 
 
+# The English the models know, by the part each word plays in the grammar (translation_corpus),
+# in the order a clause uses them; an institution name is a region, a field and a head noun.
+WORD_CLASSES = (
+    ("articles", tc.DETS), ("adjectives", tc.PRE_ADJ | tc.POST_ADJ), ("nouns", tc.NOUNS),
+    ("verbs with an object", tc.TRANSITIVE), ("verbs without one", tc.INTRANSITIVE), ("prepositions", tc.PREPS),
+    ("joining clauses", tc.CONJS), ("institution: region", tc.REGIONS), ("institution: field", tc.DOMAINS),
+    ("institution: head noun", tc.HEADS),
+)
+
+
+def vocabulary() -> list[dict]:
+    """Every word the models know, each once, grouped by class: the page offers them to pick."""
+    return [{"class": name, "words": sorted(words)} for name, words in WORD_CLASSES]
+
+
 def parse_english(text: str) -> list[str]:
+    """The words of a sentence the learner typed, or one InputError (param "text") naming every
+    word the models do not know, each once, in the order typed."""
     words = re.sub(r"[.,;:!?]", " ", text.lower()).split()
     if not words:
-        raise InputError("Type an English sentence made of the words the model knows.")
+        raise InputError("Type an English sentence made of the words the model knows.", param="text")
     if len(words) > 60:
-        raise InputError(f"That sentence has {len(words)} words; the models read at most 60.")
+        raise InputError(f"That sentence has {len(words)} words; the models read at most 60.", param="text")
     known = tc.english_words()
-    for w in words:
-        if w not in known:
-            sample = ", ".join(sorted(known)[:0] + ["cat", "red", "house", "sees", "european", "area", "and"])
-            raise InputError(f"The model does not know the word {w[:30]!r}; it knows {len(known)} words, such as {sample}.")
+    unknown = list(dict.fromkeys(w[:30] for w in words if w not in known))
+    if unknown:
+        names = [repr(w) for w in unknown]
+        listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+        noun = "word" if len(names) == 1 else "words"
+        raise InputError(f"The model does not know the {noun} {listed}: it knows only the {len(known)} English "
+                         f"words of its toy grammar.", param="text")
     return words
 
 
@@ -128,6 +148,7 @@ class Alignment:
             "reference": pair["fr"],
             "gold": pair["links"],
             "examples": {k: " ".join(v["en"]) for k, v in examples().items()},
+            "vocabulary": vocabulary(),
         }
 
 
@@ -202,4 +223,5 @@ class Bottleneck:
             "alignment": report["alignment"],
             "comparison": {"source": pair["en"], "reference": pair["fr"], "retrained": p["model"] is not None,
                            "attention": out["attention"], "plain": out["plain"]},
+            "vocabulary": vocabulary(),
         }
