@@ -1,6 +1,7 @@
 """The module page carries its exercises' answers as data, and the numbers in it are right."""
 import re
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 
@@ -136,3 +137,68 @@ def test_every_in_page_link_has_a_target(module_html):
     links = set(re.findall(r'href="#([^"]+)"', module_html))
     assert {"first-attention", "exercise-context-value", "vanishing-gradients"} <= links
     assert links - targets == set()
+
+
+# --- Terms explained where they are first used ------------------------------------------------
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+SEQLABS = Path(__file__).resolve().parents[1] / "py" / "seqlabs"
+LABS_JS = Path(__file__).resolve().parents[1] / "js" / "labs"
+
+# term: (how it is used, what its explanation says). The explanation must be in the paragraph
+# of the term's first use, so a use moved or added before it fails.
+TERMS = {
+    "softmax": (r"softmax", r"exponentiate|exponential"),
+    "Adam": (r"\bAdam\b", r"step size|running average"),
+    "gradient clipping": (r"\bclip(ped|ping)?\b", r"scaled down|shrunk"),
+    "BLEU": (r"\bBLEU\b", r"reference translation"),
+    "greedy decoding": (r"greedy decoding", r"most probable|most likely"),
+}
+# Words a figure draws from its lab (small print under the chart), not written in its Markdown:
+# they count as used where the figure is included.
+FIGURE_WORDS = {
+    "bottleneck": ["greedy decoding", "BLEU", "Adam"],
+    "long-gap": ["Adam", "clipped"],
+}
+
+
+def module_text() -> str:
+    """docs/module.md as a reader meets it: each included figure in place, followed by the
+    words its lab prints, as one paragraph of their own."""
+    def include(m):
+        name = m.group(1)
+        words = FIGURE_WORDS.get(name, [])
+        return (DOCS / "figures" / f"{name}.md").read_text() + ("\n\n" + " ".join(words) + "\n" if words else "")
+    return re.sub(r'^--8<-- "figures/([\w-]+)\.md"$', include, (DOCS / "module.md").read_text(), flags=re.M)
+
+
+def paragraph_at(text: str, index: int) -> str:
+    start = text.rfind("\n\n", 0, index)
+    end = text.find("\n\n", index)
+    return text[start + 1 if start >= 0 else 0:end if end >= 0 else len(text)]
+
+
+def test_the_words_figures_print_are_really_theirs():
+    python = " ".join(p.read_text() for p in SEQLABS.glob("*.py")).lower()
+    for lab, words in FIGURE_WORDS.items():
+        js = (LABS_JS / f"{lab}.js").read_text().lower()
+        for word in words:
+            assert word.lower() in js or word.lower() in python, (lab, word)
+
+
+@pytest.mark.parametrize("term", sorted(TERMS))
+def test_every_term_is_explained_where_it_is_first_used(term):
+    used, explained = TERMS[term]
+    text = module_text()
+    first = re.search(used, text, re.I if term != "Adam" else 0)
+    assert first, f"{term} is not used at all"
+    paragraph = paragraph_at(text, first.start())
+    assert re.search(explained, paragraph), f"{term} is first used without an explanation: {paragraph[:300]}"
+
+
+def test_no_reference_to_a_section_this_site_does_not_have():
+    # This page is module 5: its own sections are 5.x. The book's others (1.5 embeddings, 2.3 the
+    # chain rule, 2.6 exploding gradients, 20.2 singular values) are recalled in words instead.
+    for page in DOCS.rglob("*.md"):
+        cited = re.findall(r"\bsections?\s+(\d+)\.(\d+)", page.read_text(), re.I)
+        assert [f"{a}.{b}" for a, b in cited if a != "5"] == [], page.name
