@@ -30,3 +30,23 @@ export function withinTolerance(value, answer, tolerance) {
   // A hair of slack for binary floating point: 1.9 - 0.0001 is not exactly 1.8999.
   return Math.abs(value - answer) <= tolerance + 1e-12 * Math.max(1, Math.abs(answer));
 }
+
+// "A", "A and B", "A, B and C": labels quoted, as the feedback sentence names them.
+function listOf(labels) {
+  const quoted = labels.map((label) => `“${label}”`);
+  return quoted.length < 2 ? quoted.join("") : `${quoted.slice(0, -1).join(", ")} and ${quoted.at(-1)}`;
+}
+
+const ALL_OFF = ["", "", "Both numbers are off.", "All three numbers are off."];
+
+// Which of several numbers are off, by their labels, in one clause: `right` has one boolean per
+// field. "“LSTM” is off; “Elman RNN” and “Attention reader” are right." "" for a single field.
+export function whichAreOff(labels, right) {
+  if (right.length < 2) return "";
+  const off = labels.filter((_, k) => !right[k]);
+  const good = labels.filter((_, k) => right[k]);
+  if (good.length === 0) return ALL_OFF[off.length] ?? "All the numbers are off.";
+  if (off.length === 0) return "";
+  const verb = (list) => (list.length === 1 ? "is" : "are");
+  return `${listOf(off)} ${verb(off)} off; ${listOf(good)} ${verb(good)} right.`;
+}

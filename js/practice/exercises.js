@@ -3,7 +3,7 @@
 // wrong try, and a summary of how many are done. Exercises whose statement marks its numbers
 // offer other numbers (variants.js). The learner's text is only ever set as .value or
 // .textContent, never as HTML.
-import { parseNumber, withinTolerance } from "./answers.js";
+import { parseNumber, whichAreOff, withinTolerance } from "./answers.js";
 import { progress } from "./progress-store.js";
 import { codeExercise } from "./code-exercise.js";
 import { recordInteraction, reportToLms } from "../lms/scorm.js";
@@ -85,7 +85,8 @@ function numericExercise(box, id) {
       return;
     }
     const { answers, tolerances, seed = 0, summary } = variants?.current() ?? original;
-    const correct = parsed.every((p, k) => withinTolerance(p.value, answers[k], tolerances[k] ?? 0));
+    const right = parsed.map((p, k) => withinTolerance(p.value, answers[k], tolerances[k] ?? 0));
+    const correct = right.every(Boolean);
     const attempts = progress.get(id).attempts + 1;
     progress.update(id, { attempts, correct: correct || progress.get(id).correct, inputs: values });
     recordInteraction({
@@ -97,7 +98,9 @@ function numericExercise(box, id) {
       show("correct", "✓ Correct.");
       hint.hidden = true;
     } else {
-      show("wrong", `✗ Not yet (try ${attempts}). Check your working, or open the solution.`);
+      // Several numbers: say which are off, by their labels, so the learner rethinks only those.
+      const which = whichAreOff(inputs.map((_, k) => labels[k] ?? labels[0]), right);
+      show("wrong", `✗ Not yet (try ${attempts})${which ? `: ${which}` : "."} Check your working, or open the solution.`);
       if (box.dataset.hint) {
         hint.textContent = `Hint: ${box.dataset.hint}`;
         hint.hidden = false;
