@@ -46,10 +46,34 @@ def test_two_number_answer(page, server):
     box.get_by_label("Sequential steps for the RNN").fill("1000")
     box.get_by_label("Sequential steps for one self-attention layer").fill("1000")
     box.get_by_role("button", name="Check").click()
-    assert feedback(page, "#exercise-sequential-steps").startswith("✗ Not yet")
+    # The wrong number is named by its label, and so is the right one.
+    assert feedback(page, "#exercise-sequential-steps") == (
+        "✗ Not yet (try 1): “Sequential steps for one self-attention layer” is off; "
+        "“Sequential steps for the RNN” is right. Check your working, or open the solution.")
+    box.get_by_label("Sequential steps for the RNN").fill("999")
+    box.get_by_role("button", name="Check").click()
+    assert feedback(page, "#exercise-sequential-steps").startswith("✗ Not yet (try 2): Both numbers are off.")
     box.get_by_label("Sequential steps for one self-attention layer").fill("1")
     box.get_by_role("button", name="Check").click()
+    assert feedback(page, "#exercise-sequential-steps").startswith(
+        "✗ Not yet (try 3): “Sequential steps for the RNN” is off; “Sequential steps for one self-attention layer” is right.")
+    box.get_by_label("Sequential steps for the RNN").fill("1000")
+    box.get_by_role("button", name="Check").click()
     assert feedback(page, "#exercise-sequential-steps") == "✓ Correct."
+
+
+def test_a_three_number_prediction_names_the_number_that_is_off(page, server):
+    ex = "#exercise-long-gap-order"
+    open_exercises(page, server, ex)
+    box = page.locator(ex)
+    for label, value in [("Elman RNN", "20"), ("LSTM", "40"), ("Attention reader", "80")]:
+        box.get_by_label(label, exact=True).fill(value)
+    box.get_by_label("LSTM", exact=True).press("Enter")
+    text = feedback(page, ex)
+    assert text.startswith("✗ Not yet (try 1): “LSTM” is off; “Elman RNN” and “Attention reader” are right.")
+    assert text.count(". ") + text.endswith(".") <= 2  # one or two sentences
+    # Next to the fields: inside the same form, announced as a status.
+    assert box.locator("form .exercise-feedback[role=status]").count() == 1
 
 
 def test_progress_survives_reload_and_navigation(page, server):
@@ -114,10 +138,32 @@ def test_the_page_works_without_storage(page, server):
     assert errors == []
 
 
+def cell_code(page, ex):
+    """What the exercise's scratch cell holds: the textarea's value, or the editor's lines."""
+    return page.evaluate(f"""() => {{ const cell = document.querySelector('{ex} .scratch');
+        const lines = cell.querySelectorAll('.cm-line');
+        return lines.length ? [...lines].map((l) => l.textContent).join('\\n') : cell.querySelector('textarea').value; }}""")
+
+
+def run_cell(page, ex, starts_with):
+    page.locator(f"{ex} .scratch").get_by_role("button", name="Run").click()
+    page.wait_for_function(f"""() => document.querySelector('{ex} .scratch')?.dataset.state !== undefined
+        && document.querySelector('{ex} .scratch__output').textContent.startsWith({starts_with!r})""", timeout=90_000)
+
+
 def test_a_scratch_cell_computes(page, server):
     open_exercises(page, server)
     cell = page.locator(f"{EX2} .scratch")
-    cell.get_by_role("button", name="Run").click()
+    # The starter only names the numbers: run as it stands, it shows nothing, least of all the answer.
+    assert cell_code(page, EX2).startswith("sigma = 0.85  # sigma_max\nsteps = 40\n")
+    run_cell(page, EX2, "(no output)")
+    # The learner writes the computation under it.
+    cell.get_by_label(CODE).click()
+    page.keyboard.press("ControlOrMeta+End")
+    page.keyboard.press("Enter")
+    page.keyboard.press("Shift+Home")
+    page.keyboard.type("sigma ** steps")
+    page.keyboard.press("Control+Enter")
     page.wait_for_function(f"() => document.querySelector('{EX2} .scratch__output').textContent.startsWith('0.0015')",
                            timeout=90_000)
     type_code(page, cell.get_by_label(CODE), "print('a')\n1/0")
@@ -250,3 +296,36 @@ def test_new_weights_and_states_for_the_context_value(page, server):
     page.locator(ex3).get_by_label("Sequential steps for one self-attention layer").fill("1")
     page.locator(ex3).get_by_role("button", name="Check").click()
     assert feedback(page, ex3) == "✓ Correct." and want3["answer"] == [tokens, 1]
+
+
+def test_new_numbers_give_the_scratch_cell_their_starter_and_keep_what_the_learner_typed(page, server):
+    open_exercises(page, server)
+    assert cell_code(page, EX2) == api.call("exercise-variant", {"exercise": EX2[1:], "seed": 0})["starter"]
+    seed, want = new_numbers(page, EX2, avoid=[0.0015])
+    assert cell_code(page, EX2) == want["starter"] and f"sigma = {want['values']['sigma']}" in want["starter"]
+    run_cell(page, EX2, "(no output)")  # the new starter gives nothing away either
+
+    # A reload with the saved numbers shows their starter once Python has drawn them again.
+    page.reload()
+    page.wait_for_selector(".exercise-summary")
+    page.wait_for_function(f"() => document.querySelector('{EX2}').dataset.variantState === 'ready'", timeout=90_000)
+    assert page.locator(EX2).get_attribute("data-seed") == str(seed)
+    assert cell_code(page, EX2) == want["starter"]
+
+    # Code the learner typed stays; the new starter is shown under it instead.
+    mine = "print(sigma)"
+    type_code(page, page.locator(f"{EX2} .scratch").get_by_label(CODE), mine)
+    seed2, want2 = new_numbers(page, EX2, avoid=want["answer"])
+    assert cell_code(page, EX2) == mine
+    output = page.locator(f"{EX2} .scratch__output").text_content()
+    assert output.startswith("Your code above is kept as you wrote it.") and output.endswith(want2["starter"])
+    page.locator(EX2).get_by_role("button", name="Original numbers").click()
+    assert cell_code(page, EX2) == mine
+
+
+def test_every_exercise_with_new_numbers_updates_its_own_cell(page, server):
+    for ex, avoid in [("#exercise-sequential-steps", [1000, 1]), ("#exercise-context-value", [1.9])]:
+        open_exercises(page, server, ex)
+        seed, want = new_numbers(page, ex, avoid=avoid)
+        assert cell_code(page, ex) == want["starter"]
+        run_cell(page, ex, "(no output)")

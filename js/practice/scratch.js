@@ -1,10 +1,30 @@
 // Python scratch cells: a code field whose code runs in the same worker as the labs. A cell
 // still running after 5 seconds is stopped by terminating the worker; the next run, or any lab,
-// starts a fresh one.
+// starts a fresh one. An exercise that draws new numbers gives its cell a new starter
+// (setScratchStarter); what the learner typed is never replaced.
 import { python } from "../runtime/pyclient.js";
 import { mountCodeCell } from "./code-cell.js";
 
 const LIMIT_MS = 5000;
+// A mounted cell's field and output, and the starter it was last given (to tell edits apart).
+const mounted = new WeakMap();
+
+// Gives the cell another starter. An untouched cell (or one not mounted yet) shows it at once;
+// a cell the learner has edited keeps their code, and its output shows the new starter instead.
+// Returns whether the field now holds the starter.
+export function setScratchStarter(cell, code, { announce = true } = {}) {
+  const state = mounted.get(cell);
+  cell.dataset.code = code;
+  if (!state) return true;
+  const edited = state.field.value !== state.starter;
+  state.starter = code;
+  if (!edited) {
+    state.field.value = code;
+    return true;
+  }
+  if (announce) state.output.textContent = `Your code above is kept as you wrote it. A starter for these numbers:\n${code}`;
+  return false;
+}
 
 function mount(cell) {
   cell.dataset.mounted = "";
@@ -21,6 +41,7 @@ function mount(cell) {
   output.setAttribute("aria-live", "polite");
   output.textContent = "Output appears here.";
   cell.append(run, output);
+  mounted.set(cell, { field, output, starter: field.value });
 
   async function execute() {
     run.disabled = true;

@@ -1,12 +1,15 @@
 // "New numbers" for a numeric exercise whose statement marks its numbers with data-var. The
 // numbers, the answer and its tolerance of a seed come from seqlabs in the worker (lab
 // exercise-variant); seed 0 is the page as printed, so the original needs no Python at all.
-// Only textContent is swapped: nothing from Python or storage is ever parsed as HTML.
+// Only textContent is swapped: nothing from Python or storage is ever parsed as HTML. The
+// exercise's scratch cell gets the starter of the same numbers (Python writes it too).
 import { python } from "../runtime/pyclient.js";
 import { el } from "../dom.js";
+import { setScratchStarter } from "./scratch.js";
 
 const LAB = "exercise-variant";
 const MAX_SEED = 999_999;
+const DRAWING = "# drawing new numbers…";  // the scratch cell's starter while Python computes them
 
 const fill = (template, values) => template.replace(/\{(\w+)\}/g, (whole, name) => values[name] ?? whole);
 
@@ -29,6 +32,7 @@ export function mountVariants(box, { seed: savedSeed = 0, original, onStart, onC
   const printed = Object.fromEntries(spans.map((span) => [span.dataset.var, span.textContent]));
   const hintTemplate = box.dataset.hint ?? "";
   const solution = box.querySelector("details");
+  const scratch = box.querySelector(".scratch");
 
   const bar = el("div", { class: "exercise-variant" });
   const fresh = el("button", { type: "button", class: "md-button" }, "New numbers");
@@ -39,7 +43,7 @@ export function mountVariants(box, { seed: savedSeed = 0, original, onStart, onC
   note.hidden = true;
   solution?.querySelector("summary")?.after(note);
 
-  const originalVariant = { seed: 0, values: printed, ...original, answerText: "", summary: "" };
+  const originalVariant = { seed: 0, values: printed, ...original, answerText: "", summary: "", starter: scratch?.dataset.code };
   let current = originalVariant;
   let pending = null;     // the promise of the variant being computed, or null
   let request = 0;        // only the newest request may change the page
@@ -49,6 +53,7 @@ export function mountVariants(box, { seed: savedSeed = 0, original, onStart, onC
     for (const span of spans) span.textContent = variant.values[span.dataset.var] ?? printed[span.dataset.var];
     box.dataset.hint = fill(hintTemplate, variant.values);
     box.dataset.seed = String(variant.seed);
+    if (scratch && variant.starter != null) setScratchStarter(scratch, variant.starter);
     back.hidden = variant.seed === 0;
     note.hidden = variant.seed === 0;
     note.textContent = variant.seed === 0 ? ""
@@ -62,9 +67,11 @@ export function mountVariants(box, { seed: savedSeed = 0, original, onStart, onC
     const mine = ++request;
     box.dataset.variantState = "loading";
     for (const span of spans) span.textContent = "…";  // never old numbers that look like new ones
+    if (scratch) setScratchStarter(scratch, DRAWING, { announce: false });
     status.textContent = python.state === "ready" ? "Drawing new numbers…" : "Starting Python…";
     const job = python.call(LAB, { exercise: box.id, seed }).then((r) => ({
       seed, values: r.values, answers: r.answer, tolerances: r.tolerance, answerText: r.answer_text, summary: r.summary,
+      starter: r.starter,
     }));
     pending = job;
     try {
