@@ -8,6 +8,7 @@ import { defaults } from "./schema.js";
 import { buildStatus } from "../runtime/status.js";
 import { mountNotebookDownload } from "./notebook.js";
 import { readLabState, writeLabState } from "./urlstate.js";
+import { gatePrediction } from "./prediction-gate.js";
 import * as bahdanauAlignment from "./bahdanau-alignment.js";
 import * as bottleneck from "./bottleneck.js";
 import * as embeddingAnalogy from "./embedding-analogy.js";
@@ -30,6 +31,14 @@ function div(className, parent) {
   return node;
 }
 
+// The figure's anatomy (README, Labs): caption, the Try prompt, then the stage (the chart, which
+// stays in view on a phone, its Right now sentence and its primary controls), the status line,
+// then the numbers and small print, closed or below; What happens and In words follow.
+function tryPrompt(figure) {
+  const lead = [...figure.querySelectorAll(":scope > p > strong:first-child")].find((s) => s.textContent.trim().startsWith("Try"));
+  return lead?.parentElement ?? null;
+}
+
 function mountLab(figure) {
   const dataTag = figure.querySelector("template[data-lab-data]");
   const { lab, schema, related, result, assets = [] } = JSON.parse(dataTag.content.textContent);
@@ -38,19 +47,27 @@ function mountLab(figure) {
   figure.dataset.mounted = "";
 
   const box = el("div", { class: "lab" });
-  (figure.querySelector("figcaption") ?? dataTag).after(box);
-  const drawing = view.mount(div("lab-view", box), {
-    related, result, python,
-    recompute: () => compute(),
-    lab,
-  });
+  (tryPrompt(figure) ?? figure.querySelector("figcaption") ?? dataTag).after(box);
+  const stage = div("lab-stage", box);
+  const screen = div("lab-screen", stage);
+  const viewBox = div("lab-view", screen);
   const words = el("p", { class: "lab-words", "aria-live": "polite" });
-  const notice = el("p", { class: "lab-notice", role: "alert" });
-  notice.hidden = true;
+  screen.append(words);
   const fieldset = el("fieldset", { class: "lab-controls" });
   fieldset.append(el("legend", {}, "Settings"));
-  box.append(words, notice, fieldset);
+  stage.append(fieldset);
+  // A control reached by Tab is brought into view whole (its label too) below the stuck chart,
+  // not under it: the browser's own scrolling knows nothing of sticky boxes.
+  fieldset.addEventListener("focusin", (event) => {
+    const row = event.target.closest(".lab-control, button, .composer") ?? event.target;
+    const top = row.getBoundingClientRect().top, below = screen.getBoundingClientRect().bottom + 8;
+    if (top < below) window.scrollBy(0, top - below);
+  });
+  const notice = el("p", { class: "lab-notice", role: "alert" });
+  notice.hidden = true;
+  box.append(notice);
   const statusBox = div("lab-status", box);
+  const more = div("lab-more", box);
   const status = buildStatus(statusBox, { onRetry: () => compute(), onCancel: () => python.cancel() });
   // A lab that trains reports how far it has got: a bar under the status line, whose Cancel stops it.
   const bar = el("progress", { class: "lab-progress", max: "1", value: "0", "aria-label": "Training progress" });
@@ -66,7 +83,6 @@ function mountLab(figure) {
     bar.value = fraction;
     bar.setAttribute("aria-valuetext", message);
   };
-  mountNotebookDownload(box, { lab, schema, built: result, settings: () => ({ ...values, ...drawing.extraParams?.() }) });
 
   const fromUrl = readLabState(lab, schema);
   let values = { ...defaults(schema), ...fromUrl.values };
@@ -75,14 +91,6 @@ function mountLab(figure) {
     notice.textContent = messages.join(" ");
   };
   showNotice(fromUrl.notices);
-
-  const draw = (res, source) => {
-    words.textContent = `Right now: ${drawing.draw(res)}`;
-    figure.dataset.drawn = JSON.stringify(res.params);
-    performance.mark(`lab:${lab}:drawn`, { detail: source });  // read by make bench
-    // The frame after the first draw has been painted once a task runs after its rAF.
-    if (source === "build") requestAnimationFrame(() => setTimeout(() => performance.mark(`lab:${lab}:painted`)));
-  };
   // history.replaceState costs milliseconds and is rate-limited, so the URL is written once per
   // burst of changes, in a task after the request to Python has gone out.
   let urlPending = false;
@@ -97,6 +105,23 @@ function mountLab(figure) {
     compute();
     writeUrlSoon();
   });
+  const drawing = view.mount(viewBox, {
+    related, result, python, controls: fieldset, more,
+    recompute: () => compute(),
+    lab,
+  });
+  // A figure with no settings of its own shows no empty Settings box.
+  fieldset.hidden = fieldset.children.length === 1;
+  mountNotebookDownload(more, { lab, schema, built: result, settings: () => ({ ...values, ...drawing.extraParams?.() }) });
+  gatePrediction(figure, box);
+
+  const draw = (res, source) => {
+    words.textContent = `Right now: ${drawing.draw(res)}`;
+    figure.dataset.drawn = JSON.stringify(res.params);
+    performance.mark(`lab:${lab}:drawn`, { detail: source });  // read by make bench
+    // The frame after the first draw has been painted once a task runs after its rAF.
+    if (source === "build") requestAnimationFrame(() => setTimeout(() => performance.mark(`lab:${lab}:painted`)));
+  };
   const syncDisabled = () => {
     const off = view.disabledControls?.(values) ?? [];
     for (const p of schema) controls.setDisabled(p.name, off.includes(p.name));
@@ -118,7 +143,13 @@ function mountLab(figure) {
       status.show("ready");
     } catch (err) {
       bar.hidden = true;
-      if (err.kind === "input") showNotice([err.message]);
+      if (err.kind === "input") {
+        // A bad input is said next to the input it is about (the view's own field, or the notice
+        // above the status line); retrying the same input cannot help, so there is no Retry.
+        if (!drawing.inputError?.(err)) showNotice([err.message]);
+        status.show("ready");
+        return;
+      }
       status.show("error", err.kind === "cancelled"
         ? "Cancelled: the figure shows the last finished result. Press Retry to compute the current settings."
         : `${err.message} The figure shows the last result that could be computed.`);
