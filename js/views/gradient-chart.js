@@ -22,8 +22,9 @@ export function createGradientChart(container, { onCursor }) {
   const { svg, plot, gx, gy } = frame;
   svg.attr("tabindex", 0);
   const one = plot.append("line").attr("class", "ref-one");
-  const boundPath = plot.append("path").attr("class", "series-bound");
+  // The dashed bound goes over the measured line: where they coincide (a linear cell) both show.
   const normPath = plot.append("path").attr("class", "series-measured");
+  const boundPath = plot.append("path").attr("class", "series-bound");
   const cursor = plot.append("g").attr("class", "cursor").attr("visibility", "hidden");
   cursor.append("line").attr("class", "cursor-line");
   const dotNorm = cursor.append("circle").attr("r", 4).attr("class", "dot-measured");
@@ -33,10 +34,10 @@ export function createGradientChart(container, { onCursor }) {
   function moveCursor(distance, report = true) {
     if (!data) return;
     at = Math.max(1, Math.min(data.distances.length, distance));
-    const norm = data.norms[at - 1], bound = data.bound[at - 1];
+    const norm = data.norms[at - 1], bound = data.bound_applies === false ? undefined : data.bound[at - 1];
     cursor.attr("visibility", "visible");
     cursor.select("line").attr("x1", x(at)).attr("x2", x(at)).attr("y1", 0).attr("y2", frame.innerH);
-    const visible = (v) => v !== null && v > 0;
+    const visible = (v) => v !== undefined && v !== null && v > 0;
     dotNorm.attr("visibility", visible(norm) ? "visible" : "hidden").attr("cx", x(at)).attr("cy", visible(norm) ? y(norm) : 0);
     dotBound.attr("visibility", visible(bound) ? "visible" : "hidden")
       .attr("x", x(at) - 3.5).attr("y", visible(bound) ? y(bound) - 3.5 : 0);
@@ -62,7 +63,8 @@ export function createGradientChart(container, { onCursor }) {
 
   function render(report = false) {
     const { innerW, innerH } = frame;
-    const positive = [...data.norms, ...data.bound, 1].filter((v) => v !== null && v > 0);
+    const bounded = data.bound_applies !== false;  // no bound is drawn for the LSTM's cell path
+    const positive = [...data.norms, ...(bounded ? data.bound : []), 1].filter((v) => v !== null && v > 0);
     const lo = Math.max(min(positive), 1e-300), hi = max(positive);
     x = scaleLinear().domain([1, data.distances.length]).range([0, innerW]);
     y = scaleLog().domain([lo / 2, hi * 2]).range([innerH, 0]).clamp(true);
@@ -72,7 +74,7 @@ export function createGradientChart(container, { onCursor }) {
     const path = (values) => line().defined((d) => d.v !== null && d.v > 0).x((d) => x(d.d)).y((d) => y(d.v))(
       data.distances.map((d, i) => ({ d, v: values[i] })));
     normPath.attr("d", path(data.norms));
-    boundPath.attr("d", path(data.bound));
+    boundPath.attr("d", bounded ? path(data.bound) : null);
     if (at !== null) moveCursor(Math.min(at, data.distances.length), report);
   }
 

@@ -7,6 +7,7 @@ columns, as in the text; a batch of T vectors is stored as rows of a (T, n) arra
 import numpy as np
 
 from .schema import Param, validate
+from .trend import thresholds, trend
 
 SCHEMA = [
     Param("sigma_max", "float", 0.9, "σmax of W_hh",
@@ -22,7 +23,8 @@ SCHEMA = [
           "Elman: dh_T/dh_t. LSTM: dc_T/dc_t, through the additive memory cell.",
           choices=("elman", "lstm"), choice_labels=("Elman", "LSTM")),
     Param("forget_bias", "float", 1.0, "LSTM forget-gate bias",
-          "Bias of the forget gate; larger keeps more of the cell state each step.", min=-3.0, max=5.0, step=0.5),
+          "Larger keeps more of the cell each step. It starts at 1, where the gates let the cell fade; "
+          "Lab 5.4b trains from 3, which keeps almost all of it.", min=-3.0, max=5.0, step=0.5),
     Param("seed", "int", 0, "Seed", "Seed of the random weights and inputs.", min=0, max=9999, step=1),
 ]
 
@@ -129,8 +131,9 @@ def spectral_norms(P):
     return norms
 
 
-def gradient_norms(p: dict) -> tuple[np.ndarray, np.ndarray]:
-    """Norms of dh_T/dh_t (Elman) or dc_T/dc_t (LSTM) for distances 1..T, and sigma_max(W_hh)."""
+def gradient_norms(p: dict) -> tuple[np.ndarray, np.ndarray, float | None]:
+    """Norms of dh_T/dh_t (Elman) or dc_T/dc_t (LSTM) for distances 1..T, sigma_max(W_hh), and
+    the LSTM's mean forget gate (the share of its cell each step keeps; None for Elman)."""
     rng = np.random.default_rng(p["seed"])
     n, T = p["hidden"], p["steps"]
     if p["cell"] == "elman":
@@ -139,12 +142,12 @@ def gradient_norms(p: dict) -> tuple[np.ndarray, np.ndarray]:
         xs = rng.normal(size=(T, n))
         _, slopes = elman_forward(W_hh, W_xh, np.zeros(n), xs, np.zeros(n), p["nonlinearity"])
         P = products_from_end(elman_jacobians(W_hh, slopes))
-        return spectral_norms(P), W_hh
+        return spectral_norms(P), W_hh, None
     W, U, b = lstm_weights(n, p["sigma_max"], p["input_scale"], p["forget_bias"], rng)
     xs = rng.normal(size=(T, n))
     _, cs, i, f, o, g = lstm_forward(W, U, b, xs, np.zeros(n), np.zeros(n))
     P = products_from_end(lstm_jacobians(W, cs, i, f, o, g))
-    return spectral_norms(P[:, n:, n:]), W[:n]
+    return spectral_norms(P[:, n:, n:]), W[:n], float(f.mean())
 
 
 def finite_or_none(values):
@@ -153,7 +156,7 @@ def finite_or_none(values):
 
 def run(params: dict) -> dict:
     p = validate(SCHEMA, params)
-    norms, W_hh = gradient_norms(p)
+    norms, W_hh, forget_mean = gradient_norms(p)
     distances = np.arange(1, p["steps"] + 1)
     with np.errstate(over="ignore"):
         bound = p["sigma_max"] ** distances.astype(float)
@@ -166,4 +169,9 @@ def run(params: dict) -> dict:
         "bound": finite_or_none(bound),
         "overflow_at": int(distances[overflowed][0]) if overflowed.any() else None,
         "sigma_max_measured": float(np.linalg.svd(W_hh, compute_uv=False)[0]),
+        # sigma_max^(T-t) bounds the Elman path only: the LSTM's cell is scaled by its forget gates.
+        "bound_applies": p["cell"] == "elman",
+        "forget_mean": forget_mean,
+        "trend": trend(float(norms[-1]) if np.isfinite(norms[-1]) else None),
+        "thresholds": thresholds(),
     }
