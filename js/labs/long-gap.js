@@ -25,23 +25,38 @@ export function describeGrid(grid) {
 
 export function describeRun(run) {
   const t = run.trace;
-  return `The run with the settings below: the ${nameOf(run.learner)} at D = ${run.gap}, ${run.steps} steps, seed ${run.seed}` +
+  return `The run with the settings shown: the ${nameOf(run.learner)} at D = ${run.gap}, ${run.steps} steps, seed ${run.seed}` +
     `${run.learner === "lstm" ? `, forget-gate bias ${run.forget_bias}` : ""}, reaches ${pct(run.accuracy)} on held-out sequences; ` +
     `its ‖∂L/∂h₁‖ went from ${sci(t.first[0])} to ${sci(t.first.at(-1))} (×${sci(fall(t.first))}).`;
+}
+
+// Right now: what the run with the settings shown did, in one sentence of at most 40 words.
+export function now(run, grid) {
+  const t = run.trace, chance = grid.chance;
+  const verdict = run.accuracy >= 0.9 ? "it carries the key across the gap"
+    : run.accuracy < chance + 0.1 ? `no better than guessing (${pct(chance)})` : `better than guessing (${pct(chance)}), far from sure`;
+  return `The ${nameOf(run.learner)} at D = ${run.gap}, trained ${run.steps} steps, names the key in ${pct(run.accuracy)} ` +
+    `of held-out sequences, ${verdict}; at the end ‖∂L/∂h₁‖ was ${sci(t.first.at(-1) / t.last.at(-1))} times ‖∂L/∂h_T‖.`;
 }
 
 export function mount(box, ctx) {
   const built = ctx.result.grid;   // the page holds the grid from the build; Python in the browser has none
   const charts = el("div", { class: "gap-charts" });
-  const accBox = el("div", { class: "lab-chart" });
-  const traceBox = el("div", { class: "lab-chart" });
+  // Each chart is named above it: they sit side by side on a wide screen and stacked on a phone.
+  const accBox = el("div", { class: "lab-chart" }, "");
+  const traceBox = el("div", { class: "lab-chart" }, "");
+  const accTitle = el("p", { class: "lab-chart-title" }, "Accuracy chart: held-out accuracy against the gap D");
+  const traceTitle = el("p", { class: "lab-chart-title" });
+  accBox.append(accTitle);
+  traceBox.append(traceTitle);
   charts.append(accBox, traceBox);
   const legend = el("p", { class: "lab-legend" });
   legend.innerHTML = LEARNERS.map((s) => `<span class="key key-${s.key}">${s.name}</span>`).join("") +
-    '<span class="key key-one">chance (left), ‖∂L/∂h<sub>T</sub>‖ thin (right)</span><span class="key key-run">the run with the settings below (ring, thick line)</span>';
-  const budget = el("p", { class: "bottleneck-budget" });
+    '<span class="key key-one">chance (accuracy chart); ‖∂L/∂h<sub>T</sub>‖, thin (gradient chart)</span><span class="key key-run">the run with the settings shown (ring, thick line)</span>';
+  const budget = el("p", { class: "bottleneck-budget lab-smallprint" });
   const table = el("table", { class: "steps-table" });
-  box.append(charts, legend, budget, tableBox(table));
+  box.append(charts, legend);
+  ctx.more.append(tableBox(table, "Accuracy by gap, as a table"), budget);
   const accuracy = createAccuracyChart(accBox);
   const traces = createTraceChart(traceBox);
 
@@ -50,12 +65,13 @@ export function mount(box, ctx) {
       const grid = result.grid ?? built;
       const run = result.run;
       const summary = `${describeGrid(grid)} ${describeRun(run)}`;
+      traceTitle.textContent = `Gradient chart: ‖∂L/∂h₁‖ and ‖∂L/∂h_T‖ during training at D = ${grid.trace_gap}`;
       accuracy.draw(grid, run, `Line chart of accuracy against the gap D for the three learners. ${summary}`);
       traces.draw(grid, run, `Line chart, log scale, of the gradient norms during training at D = ${grid.trace_gap}. ${summary}`);
       budget.textContent = `Each point: width ${grid.width}, Adam at 0.003 with the gradient clipped to norm 1, ` +
         `${grid.steps.toLocaleString("en-US")} steps on batches of ${grid.batch}, LSTM forget-gate bias ${grid.forget_bias}; accuracy on ` +
         `${grid.test_sequences.toLocaleString("en-US")} sequences per gap that were never used to train or to choose a setting. ` +
-        `Right chart: gradient norms measured every ${grid.traces.elman.step[1]} steps, D = ${grid.trace_gap}.`;
+        `Gradient chart: norms measured every ${grid.traces.elman.step[1]} steps, D = ${grid.trace_gap}.`;
       table.replaceChildren();
       table.createCaption().textContent = "Accuracy by gap, held-out sequences";
       const head = table.createTHead().insertRow();
@@ -66,7 +82,7 @@ export function mount(box, ctx) {
         row.append(el("th", { scope: "row" }, String(g)));
         for (const s of LEARNERS) row.insertCell().textContent = pct(grid.accuracy[s.key][i]);
       });
-      return summary;
+      return now(run, grid);
     },
   };
 }

@@ -18,7 +18,8 @@ const sci = format(".0e");
 function gapChart(container, { left, xLabel, yLabel, yLabelOffset }, marks) {
   let shown = null;
   const frame = createFrame(container, {
-    className: "steps-chart gap-chart", height: (w) => Math.min(280, Math.max(230, w * 0.6)),
+    className: "steps-chart gap-chart", // Two of them stack on a phone and stay in view together while the controls are used: lower there.
+    height: (w) => (w < 480 ? Math.max(170, w * 0.5) : Math.min(280, Math.max(230, w * 0.6))),
     margin: { top: 12, right: 16, bottom: 44, left }, xLabel, yLabel, yLabelOffset,
     onResize: () => shown && render(...shown),
   });
