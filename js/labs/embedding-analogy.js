@@ -16,6 +16,12 @@ export function describe(result) {
     `${sims ? ` Similarities: ${sims}.` : ""}`;
 }
 
+// Right now: the question the plot asks, in one sentence; the answer waits for Reveal.
+export function now(result) {
+  const { a, b, c } = result.query;
+  return `The arrow from ${a} to ${b} is copied to start at ${c}: mark where you think its tip lands, then reveal it.`;
+}
+
 export function mount(box, ctx) {
   let vectors = ctx.result.vectors;
   let source = ctx.result.info;
@@ -49,7 +55,7 @@ export function mount(box, ctx) {
         : `The nearest word is ${neighbours[0].word}${query.expected ? `, not ${query.expected}` : ""}: for these vectors this relation is not one consistent direction.`));
     answer.hidden = false;
     reveal.disabled = true;
-    const details = box.closest("figure")?.querySelector("details");
+    const details = box.closest("figure")?.querySelector(":scope > details");
     if (details) details.open = true;
   });
 
@@ -63,14 +69,16 @@ export function mount(box, ctx) {
   const uploadText = el("p", { class: "analogy-upload__status", role: "status" });
   upload.append(fileLabel, file, builtIn, uploadText);
 
-  box.append(intro, plotBox, guessText, reveal, answer, sims);
+  box.append(plotBox, guessText);
+  ctx.controls.append(reveal, answer);
+  ctx.more.append(intro, sims);
 
   const useVectors = (next, info) => {
     vectors = next;
     source = info;
     ctx.recompute();
   };
-  createTrainPanel(box, {
+  createTrainPanel(ctx.more, {
     legend: "Retrain the vectors in your browser", lab: "embedding-train",
     schema: ctx.related["embedding-train"], python: ctx.python,
     onDone: (out) => {
@@ -78,7 +86,7 @@ export function mount(box, ctx) {
       return `Trained in your browser: seed ${out.info.seed}, ${out.info.dim} dimensions, final loss ${out.info.loss.at(-1)}.`;
     },
   });
-  box.append(upload);
+  ctx.more.append(upload);
 
   file.addEventListener("change", async () => {
     const chosen = file.files[0];
@@ -117,7 +125,7 @@ export function mount(box, ctx) {
       for (const s of result.similarity) {
         sims.append(el("dt", {}, `cos(${s.pair[0]}, ${s.pair[1]})`), el("dd", {}, fmt(s.cosine)));
       }
-      return summary;
+      return now(result);
     },
   };
 }

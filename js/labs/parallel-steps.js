@@ -57,6 +57,22 @@ export function describe(result) {
     `${count(last.rnn_steps)} steps one after another and one self-attention layer ${count(last.attention_steps)}, at every width d.`;
 }
 
+// Right now: the view's point at the longest N, in one sentence of at most 40 words.
+export function now(result) {
+  const p = result.params, last = result.rows.at(-1), N = count(last.tokens);
+  if (result.view === "model") {
+    const faster = last.attention_ticks < last.rnn_ticks ? "self-attention is faster here" : "the RNN is still faster here";
+    return `On ${units(p.units)}, at N = ${N} self-attention takes ${count(last.attention_ticks)} ticks and the RNN ` +
+      `${count(last.rnn_ticks)} (a tick: one operation on every unit): ${faster}; attention wins from ${crossover(last)}.`;
+  }
+  if (result.view === "measured") {
+    return `On this machine's one core at N = ${N}, the RNN took ${ms(last.rnn_ms)} ms and self-attention ` +
+      `${ms(last.attention_ms)} ms: attention does ${times(last.attention_work, last.rnn_work)}× the arithmetic, and one core cannot run it at once.`;
+  }
+  return `At N = ${N} the RNN must take ${count(last.rnn_steps)} steps one after another and self-attention ` +
+    `${count(last.attention_steps)}: each RNN state waits for the one before it.`;
+}
+
 // The sentence under the chart that says where the numbers come from and how to read them.
 function note(result) {
   const last = result.rows.at(-1);
@@ -79,13 +95,15 @@ export function mount(box, ctx) {
   const chartBox = el("div", { class: "lab-chart" });
   const legend = el("p", { class: "lab-legend" });
   legend.innerHTML = '<span class="key key-measured">RNN layer</span><span class="key key-bound">one self-attention layer</span>';
-  const where = el("p", { class: "steps-where" });
+  const where = el("p", { class: "steps-where lab-smallprint" });
   const table = el("table", { class: "steps-table" });
   const tableScroll = tableBox(table);
   const measure = el("button", { type: "button", class: "md-button steps-measure" }, "Measure again");
   measure.addEventListener("click", () => ctx.recompute());
   const chart = createStepsChart(chartBox);
-  box.append(chartBox, legend, where, tableScroll, measure);
+  box.append(chartBox, legend);
+  ctx.controls.append(measure);
+  ctx.more.append(where, tableScroll);
 
   return {
     draw(result) {
@@ -103,7 +121,7 @@ export function mount(box, ctx) {
         for (const [, text] of view.columns) tr.insertCell().textContent = text(r);
       }
       measure.hidden = result.view !== "measured";
-      return summary;
+      return now(result);
     },
   };
 }
