@@ -23,13 +23,58 @@ function stripDelimiters(text) {
   return t.replace(/^\\[([]/, "").replace(/\\[)\]]$/, "");
 }
 
+// A display equation wider than the room it has is set smaller until it fits, but never below
+// MIN_SCALE of its size: past that it scrolls sideways (Material's overflow: auto) instead of
+// becoming too small to read. The text's long equations are broken into lines so that they fit
+// a 320 px phone at full size; this is the guard for the rest (a narrower screen, a new formula).
+const MIN_SCALE = 0.7;
+
+// How wide the formula itself is: its pieces' extent, not its box, which on a wide screen is
+// as wide as the column.
+export function inkWidth(display) {
+  const pieces = [...(display.querySelector(".katex-html")?.children ?? [])].map((p) => p.getBoundingClientRect());
+  if (pieces.length === 0) return 0;
+  return Math.max(...pieces.map((r) => r.right)) - Math.min(...pieces.map((r) => r.left));
+}
+
+function fitDisplay(box) {
+  const display = box.querySelector(".katex-display");
+  if (!display) return;
+  display.style.fontSize = "";
+  const cs = getComputedStyle(display);
+  const room = box.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+  const width = inkWidth(display);
+  if (room > 0 && width > room) display.style.fontSize = `${Math.max(MIN_SCALE, Math.floor((room / width) * 1000) / 1000)}em`;
+}
+
+function fitDisplays(root) {
+  const boxes = [...root.querySelectorAll("div.arithmatex")];
+  if (boxes.length === 0) return;
+  const fitAll = () => boxes.forEach(fitDisplay);
+  // Only a change of width refits: the fit itself changes the box's height, not its width.
+  const widths = new WeakMap();
+  const observer = new ResizeObserver((entries) => {
+    for (const { target, contentRect } of entries) {
+      if (widths.get(target) === contentRect.width) continue;
+      widths.set(target, contentRect.width);
+      fitDisplay(target);
+    }
+  });
+  boxes.forEach((box) => observer.observe(box));
+  // KaTeX's fonts arrive after the first layout and change every equation's width.
+  document.fonts?.addEventListener("loadingdone", fitAll);
+  document.fonts?.ready.then(fitAll);
+}
+
 export async function renderMath(root) {
   const nodes = [...root.querySelectorAll(".arithmatex:not([data-rendered])")];
-  if (nodes.length === 0) return;
-  const katex = await loadKatex();
-  for (const el of nodes) {
-    const tex = stripDelimiters(el.textContent);
-    katex.render(tex, el, { ...KATEX_OPTIONS, displayMode: el.tagName === "DIV" });
-    el.dataset.rendered = "";
+  if (nodes.length > 0) {
+    const katex = await loadKatex();
+    for (const el of nodes) {
+      const tex = stripDelimiters(el.textContent);
+      katex.render(tex, el, { ...KATEX_OPTIONS, displayMode: el.tagName === "DIV" });
+      el.dataset.rendered = "";
+    }
   }
+  fitDisplays(root);
 }
