@@ -1,12 +1,38 @@
 """The bahdanau-alignment and bottleneck figures in Chromium."""
+import re
+
 import numpy as np
 import pytest
 
-from seqlabs import api
+from seqlabs import api, translation_corpus as tc
 
 pytestmark = pytest.mark.browser
 ALIGN = "#figure-bahdanau-alignment"
 BOTTLE = "#figure-bottleneck"
+ALIGN_BOX = "Or type an English sentence from the model's vocabulary"
+BOTTLE_BOX = "Type a long English sentence to compare both models"
+
+
+def right_now(page, anchor) -> str:
+    text = page.locator(f"{anchor} .lab-words").text_content()
+    assert text.startswith("Right now: ")
+    sentence = text.removeprefix("Right now: ")
+    assert len(sentence.split()) <= 40, sentence
+    assert sentence.count(". ") == 0 and sentence.endswith("."), sentence  # one sentence
+    return sentence
+
+
+def percents(text: str) -> list[float]:
+    return [int(v) / 100 for v in re.findall(r"(\d+)%", text)]
+
+
+def band_of(bands, n):
+    inside = [b for b in bands if b["lo"] <= n <= b["hi"]]
+    return inside[0] if inside else (bands[0] if n < bands[0]["lo"] else bands[-1])
+
+
+def strongest(result):
+    return [int(np.argmax(row)) for row in result["weights"][:len(result["output"]) - 1]]
 
 
 def open_figure(page, server, anchor, query=""):
@@ -50,10 +76,20 @@ def test_bottleneck_draws_both_measures_per_band_with_the_sentences_behind_each(
     assert cells[:2] == [f"{first['lo']}–{first['hi']} words", str(first["n"])]
     assert cells[5] == f"{first['plain_bleu']:.1f}"
     assert rows.last.locator("td").all_text_contents()[3] == f"{round(last['plain'] * 100)}%"
-    # the text alternative names every band with its sentence count
-    words = page.locator(f"{BOTTLE} .lab-words").text_content()
-    assert all(f"{b['lo']}–{b['hi']} words ({b['n']} sentences)" in words for b in bands)
+    # the text alternative names every band with its sentence count; the visible sentence does not
+    for i in range(2):
+        label = charts.nth(i).get_attribute("aria-label")
+        assert all(f"{b['lo']}–{b['hi']} words ({b['n']} sentences)" in label for b in bands)
     assert "never used in training or to choose settings" in page.locator(f"{BOTTLE} .bottleneck-budget").text_content()
+    # Right now: the longest band against the shortest, the numbers the result has
+    said = right_now(page, BOTTLE)
+    assert f"At {last['lo']}–{last['hi']} words," in said and f"at {first['lo']}–{first['hi']} words" in said
+    assert percents(said) == [last["attention"], last["plain"], first["attention"], first["plain"]]
+    assert "(sentences)" not in said and "BLEU" not in said
+    # the tables and the small print are below the figure's status line, not in the chart's slot
+    assert page.locator(f"{BOTTLE} .lab-view table, {BOTTLE} .lab-view .bottleneck-budget").count() == 0
+    assert not page.locator(f"{BOTTLE} table.steps-table").is_visible()  # closed by default
+    assert page.locator(f"{BOTTLE} fieldset.lab-controls").is_visible()  # holds the sentence box
 
 
 def test_cells_read_out_by_keyboard_and_gold_overlay(page, server):
@@ -75,7 +111,7 @@ def test_a_new_sentence_translated_in_the_browser_matches_cpython(page, server):
     sentence = "the european financial council watches a small white horse behind the green bridge"
     fig = page.locator(ALIGN)
     fig.locator(".weights-table summary").click()  # an open table follows the new result
-    fig.get_by_label("Or type an English sentence from the model's vocabulary").fill(sentence)
+    fig.get_by_label(ALIGN_BOX).fill(sentence)
     fig.get_by_role("button", name="Translate").click()
     page.wait_for_function(
         f"() => document.querySelector('{ALIGN} .lab-readouts dd').textContent.startsWith('the european financial')",
@@ -91,26 +127,106 @@ def test_a_new_sentence_translated_in_the_browser_matches_cpython(page, server):
     assert rows.last.locator("td").last.text_content() == f"{want['weights'][-1][-1]:.3f}"
 
 
-def test_an_unknown_word_shows_its_message(page, server):
+def test_unknown_words_are_named_next_to_the_box_which_keeps_the_sentence(page, server):
     open_figure(page, server, ALIGN)
     fig = page.locator(ALIGN)
-    fig.get_by_label("Or type an English sentence from the model's vocabulary").fill("the zebra sleeps")
-    fig.get_by_role("button", name="Translate").click()
-    page.wait_for_function(f"() => !document.querySelector('{ALIGN} .lab-notice').hidden", timeout=120_000)
-    assert "does not know the word 'zebra'" in fig.locator(".lab-notice").text_content()
+    box = fig.get_by_label(ALIGN_BOX)
+    typed = "The zebra sees a giraffe and the zebra see a cat"
+    box.fill(typed)
+    box.press("Enter")
+    error = fig.locator(".composer__error")
+    error.wait_for(state="visible", timeout=120_000)
+    said = error.text_content()
+    assert "'zebra', 'giraffe' and 'see'" in said and said.count("zebra") == 1 and "'cat'" not in said
+    assert error.get_attribute("role") == "alert"
+    assert box.get_attribute("aria-invalid") == "true" and box.get_attribute("aria-describedby") == error.get_attribute("id")
+    assert box.input_value() == typed  # nothing the learner typed is lost
+    # right under the box, not in the notice or the status line far below, and nothing to retry
+    below = box.bounding_box()
+    assert 0 <= error.bounding_box()["y"] - (below["y"] + below["height"]) < 40
+    assert fig.locator(".lab-notice").is_hidden()
+    assert fig.get_by_role("button", name="Retry").count() == 0 or fig.get_by_role("button", name="Retry").is_hidden()
+    # the figure still shows the last sentence it could translate
     assert fig.locator("svg.heatmap g rect[fill]").count() > 0
+    # another setting recomputes that sentence, not the refused one
+    fig.locator("fieldset.lab-controls select").select_option("name")
+    want = api.call("bahdanau-alignment", {"sentence": "name"})
+    page.wait_for_function(f"() => document.querySelector('{ALIGN} .lab-readouts dd').textContent === {' '.join(want['source'])!r}",
+                           timeout=60_000)
+    assert box.input_value() == typed
+    # fixing the sentence and translating it clears the error
+    box.fill("the dog sees a cat")
+    box.press("Enter")  # (the taller heat map of the sentence chosen above may cover the button)
+    page.wait_for_function(f"() => document.querySelector('{ALIGN} .lab-readouts dd').textContent === 'the dog sees a cat'",
+                           timeout=60_000)
+    assert error.is_hidden() and box.get_attribute("aria-invalid") is None and box.get_attribute("aria-describedby") is None
+
+
+def test_a_word_picked_from_the_vocabulary_goes_in_at_the_cursor(page, server):
+    open_figure(page, server, BOTTLE)
+    fig = page.locator(BOTTLE)
+    box = fig.get_by_label(BOTTLE_BOX)
+    words = fig.locator(".composer__words")
+    summary = words.locator("summary")
+    assert summary.text_content() == f"Words the model knows ({len(tc.english_words())})"
+    assert not fig.get_by_role("button", name="cat", exact=True).is_visible()  # closed by default
+    summary.focus()
+    summary.press("Enter")  # keyboard-operable, like every word in it
+    nouns = words.get_by_role("group", name="nouns")
+    assert nouns.get_by_role("button").count() == len(tc.NOUNS)
+    assert words.get_by_role("button").count() == len(tc.english_words())
+    for word in ("the", "cat", "sleeps"):
+        words.get_by_role("button", name=word, exact=True).press("Enter")
+    assert box.input_value() == "the cat sleeps "
+    # after "the", not at the end
+    box.evaluate("(input) => input.setSelectionRange(3, 3)")
+    words.get_by_role("button", name="small", exact=True).click()
+    assert box.input_value() == "the small cat sleeps "
+    fig.get_by_role("button", name="Translate").click()
+    page.wait_for_function(
+        f"() => document.querySelector('{BOTTLE} .bottleneck-compare dd').textContent === 'the small cat sleeps'", timeout=120_000)
+    result = api.call("bottleneck", {"text": "the small cat sleeps"})
+    said = right_now(page, BOTTLE)
+    band = band_of(result["bands"], 4)
+    assert said.startswith("Your 4-word sentence: ")
+    assert percents(said) == [band["attention"], band["plain"]]
+    c = result["comparison"]
+    assert (f'both models write "{" ".join(c["attention"])}"' in said) == (c["attention"] == c["plain"])
+
+
+def test_the_alignment_right_now_agrees_with_the_weights(page, server):
+    open_figure(page, server, ALIGN)
+    want = api.call("bahdanau-alignment")
+    top = strongest(want)
+    gold = dict(want["gold"])
+    hits = sum(gold[i] == j for i, j in enumerate(top))
+    back = sum(j < top[i - 1] for i, j in enumerate(top) if i > 0)
+    said = right_now(page, ALIGN)
+    n = len(want["output"]) - 1
+    assert f"; {hits} of {n} French words look hardest at their gold-aligned word." in said
+    assert f"steps back {dict([(1, 'once'), (2, 'twice')]).get(back, f'{back} times')}" in said
+    m = re.search(r'as when "(\w+)" reads "(\w+)" after "(\w+)" read "(\w+)"', said)
+    i = want["output"].index(m[1])
+    assert want["source"][top[i]] == m[2] and want["output"][i - 1] == m[3] and want["source"][top[i - 1]] == m[4]
+    assert top[i] < top[i - 1]  # a real step back
+    # the heat map's slot holds the chart and its readout only; the sentence box is a control
+    assert page.locator(f"{ALIGN} .lab-view input, {ALIGN} .lab-view table, {ALIGN} .lab-view .train-panel").count() == 0
+    assert page.locator(f"{ALIGN} fieldset.lab-controls").get_by_label(ALIGN_BOX).is_visible()
 
 
 def test_both_models_compare_on_a_typed_sentence(page, server):
     open_figure(page, server, BOTTLE)
     fig = page.locator(BOTTLE)
-    fig.get_by_label("Type a long English sentence to compare both models").fill("a dog runs")
+    fig.get_by_label(BOTTLE_BOX).fill("a dog runs")
     fig.get_by_role("button", name="Translate").click()
     page.wait_for_function(
         f"() => document.querySelector('{BOTTLE} .bottleneck-compare dd').textContent === 'a dog runs'", timeout=120_000)
     want = api.call("bottleneck", {"text": "a dog runs"})["comparison"]
     dds = fig.locator(".bottleneck-compare dd").all_text_contents()
     assert dds == ["a dog runs", " ".join(want["attention"]), " ".join(want["plain"])]
+    said = right_now(page, BOTTLE)
+    bands = api.call("bottleneck")["bands"]
+    assert said.startswith("Your 3-word sentence: ") and percents(said) == [bands[0]["attention"], bands[0]["plain"]]
 
 
 def test_retrain_in_the_browser_shows_progress_and_updates_the_heatmap(page, server):

@@ -1,26 +1,64 @@
 // bahdanau-alignment: a held-out or composed sentence, translated by the attention model, with
 // its weights as a heat map, the gold alignment on request, and the weights as a data table.
+// The chart slot holds only the heat map and its cursor readout (it stays in view on a phone);
+// the sentence box and the gold toggle join the figure's controls; the rest goes below.
 import { format } from "d3";
 import { translationModel } from "./models-state.js";
+import { createComposer } from "./composer.js";
 import { createTrainPanel } from "./train-panel.js";
+import { tableBox } from "./table-box.js";
 import { createHeatmap } from "../views/heatmap.js";
 import { el } from "../dom.js";
 
 const pct = format(".0%");
 const w3 = format(".3f");
 
-export function describe(result) {
-  const strongest = result.output.slice(0, -1).map((word, i) => {
+// For each output word (</s> left out), the source position with its largest weight.
+export function strongest(result) {
+  return result.output.slice(0, -1).map((_, i) => {
     const row = result.weights[i];
-    const j = row.indexOf(Math.max(...row));
-    return `${word} ← ${result.source[j]}`;
+    return row.indexOf(Math.max(...row));
   });
-  return `The model translates "${result.source.join(" ")}" as "${result.output.slice(0, -1).join(" ")}". ` +
-    `Strongest weight for each output word: ${strongest.join(", ")}.`;
 }
 
-function weightsTable(result) {
-  const t = el("table");
+// The full text alternative (the heat map's label): the translation and every strongest weight.
+export function describe(result) {
+  const top = strongest(result).map((j, i) => `${result.output[i]} ← ${result.source[j]}`);
+  return `The model translates "${result.source.join(" ")}" as "${result.output.slice(0, -1).join(" ")}". ` +
+    `Strongest weight for each output word: ${top.join(", ")}.`;
+}
+
+const quoted = (words) => `"${words.join(" ")}"`;
+const times = (n) => (n === 1 ? "once" : n === 2 ? "twice" : `${n} times`);
+
+// The visible Right now: which sentence, whether the strongest weights step back against the
+// English order (and one place where they do), and how many sit on the gold link when there is one.
+export function rightNow(result) {
+  const out = result.output.slice(0, -1), src = result.source, top = strongest(result);
+  const lead = src.length <= 6 && out.length <= 7
+    ? `${quoted(src)} becomes ${quoted(out)}`
+    : `${src.length} English words become ${out.length} French`;
+  const back = top.flatMap((j, i) => (i > 0 && j < top[i - 1] ? [i] : []));
+  // The clearest example is a cross that returns: the word after it reads further right again
+  // (an adjective after its noun), rather than a step back after an article that read ahead.
+  const example = back.find((i) => i + 1 >= top.length || top[i + 1] > top[i - 1]) ?? back[0];
+  const order = back.length === 0
+    ? "its strongest weights never step back against the English order"
+    : `its strongest weight steps back ${times(back.length)}, as when "${out[example]}" reads "${src[top[example]]}" ` +
+      `after "${out[example - 1]}" read "${src[top[example - 1]]}"`;
+  let gold = "";
+  if (result.gold) {
+    const link = new Map(result.gold);
+    const hits = top.filter((j, i) => link.get(i) === j).length;
+    gold = `; ${hits} of ${out.length} French words look hardest at their gold-aligned word`;
+  }
+  return `${lead}: ${order}${gold}.`;
+}
+
+// The weights as rows of numbers, one per output word, written into the figure's one table.
+function fillWeights(t, result) {
+  t.replaceChildren();
+  t.createCaption().textContent = "Attention weights, one row per output word";
   const head = t.createTHead().insertRow();
   head.append(el("th", { scope: "col" }, "output \\ source"));
   for (const s of result.source) head.append(el("th", { scope: "col" }, s));
@@ -30,41 +68,41 @@ function weightsTable(result) {
     row.append(el("th", { scope: "row" }, word));
     for (const w of result.weights[i]) row.insertCell().textContent = w3(w);
   });
-  return t;
-}
-
-export function composer(box, ctx, labelText) {
-  const id = `compose-${Math.random().toString(36).slice(2)}`;
-  const wrap = el("div", { class: "composer" });
-  const label = el("label", { for: id }, labelText);
-  const input = el("input", { type: "text", id, maxlength: "400", autocomplete: "off", spellcheck: "false" });
-  const go = el("button", { type: "button", class: "md-button" }, "Translate");
-  wrap.append(label, input, go);
-  box.append(wrap);
-  let text = "";
-  const submit = () => { text = input.value.trim(); ctx.recompute(); };
-  go.addEventListener("click", submit);
-  input.addEventListener("keydown", (e) => { if (e.key === "Enter") submit(); });
-  return { text: () => text, clear: () => { text = ""; input.value = ""; } };
 }
 
 export function mount(box, ctx) {
-  const compose = composer(box, ctx, "Or type an English sentence from the model's vocabulary");
+  const controls = ctx.controls ?? box, more = ctx.more ?? box;  // before the controller gave both
   const chartBox = el("div", { class: "lab-chart heatmap-box" });
   const readout = el("p", { class: "lab-cursor", "aria-live": "polite" },
     "Point at a cell, or focus the grid and use the arrow keys, to read a weight.");
+  box.append(chartBox, readout);
+  const heatmap = createHeatmap(chartBox, {
+    onCell: ({ output, source, weight }) => { readout.textContent = `Writing "${output}", weight on "${source}": ${w3(weight)} (${pct(weight)}).`; },
+  });
+
+  const compose = createComposer(controls, {
+    label: "Or type an English sentence from the model's vocabulary",
+    vocabulary: ctx.result.vocabulary, onSubmit: () => ctx.recompute(),
+  });
+  // Choosing a held-out sentence means that sentence, not the one typed before: the typed one is
+  // dropped (its text stays in the box) before the controller asks Python.
+  controls.addEventListener("change", (e) => {
+    if (e.target.matches?.("select")) compose.clear({ keepText: true });
+  }, true);
   const goldId = `gold-${Math.random().toString(36).slice(2)}`;
   const goldWrap = el("p", { class: "gold-toggle" });
   const gold = el("input", { type: "checkbox", id: goldId });
   goldWrap.append(gold, el("label", { for: goldId }, " Outline the gold alignment from the grammar"));
+  controls.append(goldWrap);
+
   const texts = el("dl", { class: "lab-readouts" });
-  const tableSummary = el("summary", {}, "The weights as a table");
-  const table = el("details", { class: "weights-table" }, tableSummary);
-  box.append(chartBox, readout, goldWrap, texts, table);
-  const heatmap = createHeatmap(chartBox, {
-    onCell: ({ output, source, weight }) => { readout.textContent = `Writing "${output}", weight on "${source}": ${w3(weight)} (${pct(weight)}).`; },
-  });
-  const panel = createTrainPanel(box, {
+  // Hundreds of cells nobody sees while the table is closed: it is built when opened, and a
+  // closed one is emptied when the result changes so that opening it never shows old numbers.
+  const grid = el("table", { class: "weights-grid" });
+  const table = tableBox(grid, "The weights as a table");
+  table.classList.add("weights-table");
+  more.append(texts, table);
+  const panel = createTrainPanel(more, {
     legend: "Retrain a small attention model in your browser", lab: "translation-train",
     schema: ctx.related["translation-train"], python: ctx.python,
     onDone: (out) => {
@@ -82,30 +120,36 @@ export function mount(box, ctx) {
   });
   const unsubscribe = translationModel.subscribe(() => (box.isConnected ? ctx.recompute() : unsubscribe()));
   panel.status.before(builtIn);
+
   let last = null;
   const redraw = () => heatmap.draw(last, `Heat map of attention weights. ${describe(last)}`, gold.checked);
   gold.addEventListener("change", () => last && redraw());
-  // Hundreds of cells nobody sees while the table is closed: it is built when opened, and a
-  // closed one is emptied when the result changes so that opening it never shows old numbers.
   let tabled = null;
   const fillTable = () => {
     if (tabled === last) return;
-    tabled = table.open ? last : null;
-    table.replaceChildren(tableSummary, ...(tabled ? [weightsTable(tabled)] : []));
+    tabled = table.open === false ? null : last;  // a box that is not a <details> is always open
+    if (tabled) fillWeights(grid, tabled);
+    else grid.replaceChildren();
   };
   table.addEventListener("toggle", fillTable);
 
   return {
     extraParams: () => ({ text: compose.text(), model: translationModel.get()?.model ?? null }),
+    inputError(err) {
+      if (err.param !== "text") return false;
+      compose.refused(err.message);
+      return true;
+    },
     draw(result) {
       last = result;
+      compose.accepted(result.params.text);
       redraw();
       gold.disabled = !result.gold;
       texts.replaceChildren(el("dt", {}, "English"), el("dd", {}, result.source.join(" ")),
         el("dt", {}, "Model's French"), el("dd", {}, result.output.slice(0, -1).join(" ")));
       if (result.reference) texts.append(el("dt", {}, "Reference"), el("dd", {}, result.reference.join(" ")));
       fillTable();
-      return describe(result);
+      return rightNow(result);
     },
   };
 }

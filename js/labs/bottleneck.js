@@ -1,10 +1,12 @@
 // bottleneck: translation quality against source length for the two models (measured at build
 // time on held-out sentences, exact match and BLEU per band of lengths), and both models'
-// translations of a sentence side by side.
+// translations of a sentence side by side. The chart slot holds the two charts and their legend
+// (it stays in view on a phone); the sentence box joins the controls; the numbers, the small
+// print and the side-by-side translations go below.
 import { format } from "d3";
 import { translationModel } from "./models-state.js";
+import { createComposer } from "./composer.js";
 import { createLengthChart } from "../views/length-chart.js";
-import { composer } from "./bahdanau-alignment.js";
 import { tableBox } from "./table-box.js";
 import { el } from "../dom.js";
 
@@ -18,32 +20,72 @@ const MEASURES = [
   { suffix: "_bleu", label: "BLEU", max: 100, tickFormat: format("d"), show: bleu },
 ];
 
+// The full text alternative (the charts' label): every band, both measures, both models.
 export function describe(result) {
   const parts = result.bands.map((b) => `${bandName(b)} (${b.n} sentences): exact ${pct(b.attention)} with attention and ` +
     `${pct(b.plain)} without, BLEU ${bleu(b.attention_bleu)} and ${bleu(b.plain_bleu)}`);
   return `Translation quality on held-out sentences by source length. ${parts.join("; ")}.`;
 }
-// The side-by-side translations, which change with the sentence the reader types.
-export function describeComparison(c) {
-  return `"${c.source.join(" ")}" becomes "${c.attention.join(" ")}" with attention and "${c.plain.join(" ")}" without.`;
+
+// The band a sentence of n words falls in; past the last band, the last (the longest measured).
+export const bandOf = (bands, n) => bands.find((b) => b.lo <= n && n <= b.hi) ?? (n < bands[0].lo ? bands[0] : bands.at(-1));
+
+// The visible Right now. With no sentence of the reader's: the two models at the longest band
+// against the shortest. With one: where the two translations part, and how the models score on
+// test sentences of its length.
+export function rightNow(result) {
+  const first = result.bands[0], last = result.bands.at(-1), c = result.comparison;
+  if (!result.params.text) {
+    const meaning = last.plain <= 0.2 && last.attention - last.plain >= 0.5
+      ? "one fixed summary cannot hold a long sentence"
+      : `a gap of ${Math.round((last.attention - last.plain) * 100)} points`;
+    return `At ${bandName(last)}, ${pct(last.attention)} of test sentences come out exactly right with attention and ` +
+      `${pct(last.plain)} without, against ${pct(first.attention)} and ${pct(first.plain)} at ${bandName(first)}: ${meaning}.`;
+  }
+  const n = c.source.length, band = bandOf(result.bands, n);
+  const k = partAt(c.attention, c.plain);
+  const yours = c.retrained ? " (yours retrained)" : "";
+  const translations = k === null
+    ? (c.attention.length <= 6 ? `both models write "${c.attention.join(" ")}"` : "both models write the same French")
+    : `the two translations${yours} part at French word ${k}`;
+  return `Your ${n}-word sentence: ${translations}; on test sentences of ${bandName(band)}, ` +
+    `${pct(band.attention)} come out exactly right with attention, ${pct(band.plain)} without.`;
+}
+
+// The 1-based position of the first word where two translations differ, or null if they agree.
+function partAt(a, b) {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) if (a[i] !== b[i]) return i + 1;
+  return null;
 }
 
 export function mount(box, ctx) {
+  const controls = ctx.controls ?? box, more = ctx.more ?? box;  // before the controller gave both
   const charts = MEASURES.map((m) => ({ m, box: el("div", { class: "lab-chart" }) }));
   const legend = el("p", { class: "lab-legend" });
   legend.innerHTML = '<span class="key key-measured">with attention</span><span class="key key-bound">without attention (one fixed summary)</span>';
-  const budget = el("p", { class: "bottleneck-budget" });
-  const table = el("table", { class: "steps-table" });
-  const compare = el("dl", { class: "lab-readouts bottleneck-compare" });
-  box.append(...charts.map((c) => c.box), legend, budget, tableBox(table));
-  const compose = composer(box, ctx, "Type a long English sentence to compare both models");
-  box.append(compare);
+  box.append(...charts.map((c) => c.box), legend);
   for (const c of charts) c.view = createLengthChart(c.box, c.m);
+
+  const compose = createComposer(controls, {
+    label: "Type a long English sentence to compare both models",
+    vocabulary: ctx.result.vocabulary, onSubmit: () => ctx.recompute(),
+  });
+
+  const compare = el("dl", { class: "lab-readouts bottleneck-compare" });
+  const table = el("table", { class: "steps-table" });
+  const budget = el("p", { class: "bottleneck-budget" });
+  more.append(compare, tableBox(table, "The numbers by source length"), budget);
   const unsubscribe = translationModel.subscribe(() => (box.isConnected ? ctx.recompute() : unsubscribe()));
 
   return {
     extraParams: () => ({ text: compose.text(), model: translationModel.get()?.model ?? null }),
+    inputError(err) {
+      if (err.param !== "text") return false;
+      compose.refused(err.message);
+      return true;
+    },
     draw(result) {
+      compose.accepted(result.params.text);
       const summary = describe(result);
       for (const c of charts) c.view.draw(result.bands, `Line chart of ${c.m.label} against source length. ${summary}`);
       const t = result.training;
@@ -73,7 +115,7 @@ export function mount(box, ctx) {
       const retrained = c.retrained ? " (the model you retrained in this page)" : "";
       compare.append(el("dt", {}, `With attention${retrained}`), el("dd", {}, c.attention.join(" ")),
         el("dt", {}, "Without attention"), el("dd", {}, c.plain.join(" ")));
-      return `${summary} ${describeComparison(c)}`;
+      return rightNow(result);
     },
   };
 }

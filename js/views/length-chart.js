@@ -12,7 +12,7 @@ const SERIES = [
 export function createLengthChart(container, measure) {
   let bands = null;
   const frame = createFrame(container, {
-    className: "steps-chart", height: (w) => Math.min(240, Math.max(220, w * 0.375)),
+    className: "steps-chart", height: (w) => Math.min(240, Math.max(160, w * 0.375)),  // two stacked: compact on a phone
     margin: { top: 12, right: 24, bottom: 44, left: 56 },
     xLabel: "source sentence length (words)", yLabel: measure.label, yLabelOffset: 42,
     onResize: () => bands && render(),
