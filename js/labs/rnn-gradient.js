@@ -23,7 +23,9 @@ const onBound = (r) => r.norms.every((v, i) => v !== null && r.bound[i] !== null
 function reason(r) {
   const p = r.params, T = r.distances.length;
   if (!r.bound_applies) return `; the forget gates (f averages ${r.forget_mean.toFixed(2)}) set this rate, not σmax`;
-  if (onBound(r)) return `, exactly on the dashed bound σmax^(T−t), as a linear cell has only W_hh`;
+  if (onBound(r)) {
+    return `, exactly on the dashed bound σmax^(T−t), as ${p.nonlinearity === "tanh" ? "every tanh slope here is 1" : "a linear cell has only W_hh"}`;
+  }
   const bound = formatNorm(r.bound[T - 1]);
   return p.nonlinearity === "tanh" ? `, below the bound ${bound}, since tanh's slopes are at most 1` : `, beside the bound ${bound}`;
 }
