@@ -35,24 +35,24 @@ const times = (n) => (n === 1 ? "once" : n === 2 ? "twice" : `${n} times`);
 // English order (and one place where they do), and how many sit on the gold link when there is one.
 export function rightNow(result) {
   const out = result.output.slice(0, -1), src = result.source, top = strongest(result);
-  const lead = src.length <= 6 && out.length <= 7
-    ? `${quoted(src)} becomes ${quoted(out)}`
-    : `${src.length} English words become ${out.length} French`;
   const back = top.flatMap((j, i) => (i > 0 && j < top[i - 1] ? [i] : []));
   // The clearest example is a cross that returns: the word after it reads further right again
   // (an adjective after its noun), rather than a step back after an article that read ahead.
   const example = back.find((i) => i + 1 >= top.length || top[i + 1] > top[i - 1]) ?? back[0];
   const order = back.length === 0
     ? "its strongest weights never step back against the English order"
-    : `its strongest weight steps back ${times(back.length)}, as when "${out[example]}" reads "${src[top[example]]}" ` +
+    : `its strongest weight steps back ${times(back.length)}, as "${out[example]}" reads "${src[top[example]]}" ` +
       `after "${out[example - 1]}" read "${src[top[example - 1]]}"`;
   let gold = "";
   if (result.gold) {
     const link = new Map(result.gold);
     const hits = top.filter((j, i) => link.get(i) === j).length;
-    gold = `; ${hits} of ${out.length} French words look hardest at their gold-aligned word`;
+    gold = `; ${hits} of ${out.length} rows peak on the gold-aligned English word`;
   }
-  return `${lead}: ${order}${gold}.`;
+  // The sentence itself when it fits in the 40 words, else its length.
+  const quotedLead = `${quoted(src)} becomes ${quoted(out)}: ${order}${gold}.`;
+  if (quotedLead.split(/\s+/).length <= 40) return quotedLead;
+  return `${src.length} English words become ${out.length} French: ${order}${gold}.`;
 }
 
 // The weights as rows of numbers, one per output word, written into the figure's one table.

@@ -7,7 +7,7 @@
 import { interpolateCividis, pointer, scaleBand, scaleSequential, select } from "d3";
 import { FALLBACK_WIDTH, observeWidth, scrollBox } from "./resize.js";
 
-const CELL = 30, MIN_CELL = 24, LEFT = 110, TOP = 110, RIGHT = 10;
+const CELL = 30, MIN_CELL = 24, LEFT = 110, TOP = 110, RIGHT = 10, SLANT = (55 * Math.PI) / 180;
 
 export function createHeatmap(container, { onCell }) {
   const svg = select(container).append("svg").attr("class", "heatmap").attr("tabindex", 0).attr("role", "img");
@@ -63,23 +63,40 @@ export function createHeatmap(container, { onCell }) {
     if (inside && (at?.[0] !== i || at?.[1] !== j)) focusCell(i, j);
   });
 
+  // The room the word labels take: measured once they are drawn (their extent does not depend on
+  // where along the axis they sit), or the fixed margins while the grid is not laid out.
+  // The last column's slanted word reaches past the grid's right edge: right makes room for it.
+  function margins() {
+    const cols = colsAxis.node().getBBox(), rows = rowsAxis.node().getBBox();
+    if (!(cols.height > 0)) return { left: LEFT, top: TOP, reach: 0 };
+    const lastWord = colsAxis.selectAll("text").nodes().at(-1).getBBox().width;
+    return { left: Math.ceil(rows.width) + 12, top: Math.ceil(cols.height) + 10, reach: Math.ceil(lastWord * Math.cos(SLANT)) };
+  }
+
   function render() {
     const M = data.source.length, N = data.output.length;
-    const cell = Math.max(MIN_CELL, Math.min(CELL, Math.floor((width - LEFT - RIGHT) / M)));
+    colsAxis.selectAll("text").data(data.source).join("text").attr("class", "heatmap-label").text((d) => d)
+      .attr("transform", "rotate(-55)");
+    rowsAxis.selectAll("text").data(data.output).join("text").attr("class", "heatmap-label").text((d) => d)
+      .attr("x", -6).attr("text-anchor", "end");
+    const { left, top, reach } = margins();
+    // Cells fit the width, and a long sentence's rows about half the screen's height, so that the
+    // grid (which stays in view while the controls under it are used) leaves room for them.
+    const fitW = Math.floor((width - left - RIGHT) / M), fitH = Math.floor((window.innerHeight * 0.5 - top) / N);
+    const cell = Math.max(MIN_CELL, Math.min(CELL, fitW, fitH));
+    grid.attr("transform", `translate(${left},${top})`);
     x = scaleBand().domain(data.source.map((_, j) => j)).range([0, M * cell]);
     y = scaleBand().domain(data.output.map((_, i) => i)).range([0, N * cell]);
     // Drawn at its true size (1 unit = 1 CSS pixel); the box scrolls when that is too wide.
-    const w = LEFT + M * cell + RIGHT, h = TOP + N * cell + RIGHT;
+    const right = Math.max(RIGHT, reach - cell / 2 + 4);
+    const w = left + M * cell + right, h = top + N * cell + RIGHT;
     svg.attr("viewBox", `0 0 ${w} ${h}`).attr("width", w).attr("height", h);
     const flat = data.weights.flatMap((row, i) => row.map((v, j) => ({ i, j, w: v })));
     cells.selectAll("rect").data(flat).join("rect")
       .attr("x", (d) => x(d.j)).attr("y", (d) => y(d.i)).attr("width", x.bandwidth()).attr("height", y.bandwidth())
       .attr("fill", (d) => colour(d.w));
-    colsAxis.selectAll("text").data(data.source).join("text")
-      .attr("transform", (_, j) => `translate(${x(j) + cell / 2},-6) rotate(-55)`).attr("class", "heatmap-label").text((d) => d);
-    rowsAxis.selectAll("text").data(data.output).join("text")
-      .attr("x", -6).attr("y", (_, i) => y(i) + cell / 2 + 4).attr("text-anchor", "end").attr("class", "heatmap-label")
-      .text((d) => d);
+    colsAxis.selectAll("text").attr("transform", (_, j) => `translate(${x(j) + cell / 2},-6) rotate(-55)`);
+    rowsAxis.selectAll("text").attr("y", (_, i) => y(i) + cell / 2 + 4);
     frame.attr("x", -0.5).attr("y", -0.5).attr("width", M * cell + 1).attr("height", N * cell + 1);
     const gold = showGold && data.gold ? data.gold : [];
     for (const layer of [haloLayer, goldLayer]) {
