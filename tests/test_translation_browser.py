@@ -163,7 +163,8 @@ def test_unknown_words_are_named_next_to_the_box_which_keeps_the_sentence(page, 
     page.wait_for_function(f"() => document.querySelector('{ALIGN} .lab-readouts dd').textContent === 'the dog sees a cat'",
                            timeout=60_000)
     assert error.is_hidden() and box.get_attribute("aria-invalid") is None and box.get_attribute("aria-describedby") is None
-    assert right_now(page, ALIGN).startswith('"the dog sees a cat" becomes ')
+    translated = " ".join(api.call("bahdanau-alignment", {"text": "the dog sees a cat"})["output"][:-1])
+    assert right_now(page, ALIGN).startswith(f'The model writes "{translated}"; ')
 
 
 def test_a_word_picked_from_the_vocabulary_goes_in_at_the_cursor(page, server):
@@ -213,7 +214,7 @@ def test_the_alignment_right_now_agrees_with_the_weights(page, server):
     out, src = want["output"], want["source"]
     assert any(out[i - 1:i + 1] == [m[3], m[1]] and [src[top[i - 1]], src[top[i]]] == [m[4], m[2]]
                and top[i] < top[i - 1] for i in range(1, n)), said  # a real step back, read right
-    assert said.startswith(f'"{" ".join(src)}" becomes "{" ".join(out[:-1])}": ')
+    assert said.startswith(f'The model writes "{" ".join(out[:-1])}"; ')
     # the heat map's slot holds the chart and its readout only; the sentence box is a control
     assert page.locator(f"{ALIGN} .lab-view input, {ALIGN} .lab-view table, {ALIGN} .lab-view .train-panel").count() == 0
     assert page.locator(f"{ALIGN} fieldset.lab-controls").get_by_label(ALIGN_BOX).is_visible()

@@ -49,10 +49,11 @@ export function rightNow(result) {
     const hits = top.filter((j, i) => link.get(i) === j).length;
     gold = `; ${hits} of ${out.length} rows peak on the gold-aligned English word`;
   }
-  // The sentence itself when it fits in the 40 words, else its length.
-  const quotedLead = `${quoted(src)} becomes ${quoted(out)}: ${order}${gold}.`;
+  // The translation itself when it fits in the 40 words (the English is on the grid's top),
+  // else its length.
+  const quotedLead = `The model writes ${quoted(out)}; ${order}${gold}.`;
   if (quotedLead.split(/\s+/).length <= 40) return quotedLead;
-  return `${src.length} English words become ${out.length} French: ${order}${gold}.`;
+  return `The model writes ${out.length} French words for ${src.length} English; ${order}${gold}.`;
 }
 
 // The weights as rows of numbers, one per output word, written into the figure's one table.

@@ -15,12 +15,10 @@ export function createComposer(parent, { label: labelText, vocabulary, onSubmit 
   const input = el("input", { type: "text", id, maxlength: "400", autocomplete: "off", spellcheck: "false",
     autocapitalize: "none", enterkeyhint: "go" });
   const go = el("button", { type: "button", class: "md-button" }, "Translate");
-  const row = el("div", { class: "composer__row" });
-  row.append(input, go);
   const error = el("p", { class: "composer__error", id: errorId, role: "alert" });
   error.hidden = true;
   const words = wordPicker(vocabulary, (word) => insertWord(input, word));
-  wrap.append(label, row, error, words);
+  wrap.append(label, input, go, error, words);
   parent.append(wrap);
 
   // submitted: the sentence Python is asked for now; shown: the one the figure draws, kept for
