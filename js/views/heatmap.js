@@ -7,7 +7,7 @@
 import { interpolateCividis, pointer, scaleBand, scaleSequential, select } from "d3";
 import { FALLBACK_WIDTH, observeWidth, scrollBox } from "./resize.js";
 
-const CELL = 30, MIN_CELL = 24, LEFT = 110, TOP = 110, RIGHT = 10, SLANT = (55 * Math.PI) / 180;
+const CELL = 30, MIN_CELL = 24, MIN_ROW = 15, LEFT = 110, TOP = 110, RIGHT = 10, SLANT = (55 * Math.PI) / 180;
 
 export function createHeatmap(container, { onCell }) {
   const svg = select(container).append("svg").attr("class", "heatmap").attr("tabindex", 0).attr("role", "img");
@@ -80,29 +80,32 @@ export function createHeatmap(container, { onCell }) {
     rowsAxis.selectAll("text").data(data.output).join("text").attr("class", "heatmap-label").text((d) => d)
       .attr("x", -6).attr("text-anchor", "end");
     const { left, top, reach } = margins();
-    // Cells fit the width, and a long sentence's rows about half the screen's height, so that the
-    // grid (which stays in view while the controls under it are used) leaves room for them.
+    // Cells fit the width; a long sentence's rows flatten (down to a line of label text) to keep
+    // the grid within about half the screen's height, since it stays in view while the controls
+    // under it are used and must leave room for them.
     const fitW = Math.floor((width - left - RIGHT) / M), fitH = Math.floor((window.innerHeight * 0.5 - top) / N);
-    const cell = Math.max(MIN_CELL, Math.min(CELL, fitW, fitH));
+    const cell = Math.max(MIN_CELL, Math.min(CELL, fitW));
+    const rowH = Math.max(MIN_ROW, Math.min(cell, fitH));
     grid.attr("transform", `translate(${left},${top})`);
     x = scaleBand().domain(data.source.map((_, j) => j)).range([0, M * cell]);
-    y = scaleBand().domain(data.output.map((_, i) => i)).range([0, N * cell]);
+    y = scaleBand().domain(data.output.map((_, i) => i)).range([0, N * rowH]);
     // Drawn at its true size (1 unit = 1 CSS pixel); the box scrolls when that is too wide.
     const right = Math.max(RIGHT, reach - cell / 2 + 4);
-    const w = left + M * cell + right, h = top + N * cell + RIGHT;
+    const w = left + M * cell + right, h = top + N * rowH + RIGHT;
     svg.attr("viewBox", `0 0 ${w} ${h}`).attr("width", w).attr("height", h);
     const flat = data.weights.flatMap((row, i) => row.map((v, j) => ({ i, j, w: v })));
     cells.selectAll("rect").data(flat).join("rect")
       .attr("x", (d) => x(d.j)).attr("y", (d) => y(d.i)).attr("width", x.bandwidth()).attr("height", y.bandwidth())
       .attr("fill", (d) => colour(d.w));
     colsAxis.selectAll("text").attr("transform", (_, j) => `translate(${x(j) + cell / 2},-6) rotate(-55)`);
-    rowsAxis.selectAll("text").attr("y", (_, i) => y(i) + cell / 2 + 4);
+    rowsAxis.selectAll("text").attr("y", (_, i) => y(i) + rowH / 2 + 4);
     frame.attr("x", -0.5).attr("y", -0.5).attr("width", M * cell + 1).attr("height", N * cell + 1);
     const gold = showGold && data.gold ? data.gold : [];
+    const dy = Math.min(4, y.bandwidth() / 4);  // a flattened row keeps a visible outline
     for (const layer of [haloLayer, goldLayer]) {
       layer.selectAll("rect").data(gold).join("rect")
-        .attr("x", ([, j]) => x(j) + 4).attr("y", ([i]) => y(i) + 4)
-        .attr("width", x.bandwidth() - 8).attr("height", y.bandwidth() - 8);
+        .attr("x", ([, j]) => x(j) + 4).attr("y", ([i]) => y(i) + dy)
+        .attr("width", x.bandwidth() - 8).attr("height", y.bandwidth() - 2 * dy);
     }
     placeCursor();
     box.update();
