@@ -6,9 +6,74 @@ import { max, min, pointer, scaleLinear, select } from "d3";
 import { FALLBACK_WIDTH, observeWidth } from "./resize.js";
 
 const PAD = 36;
-// Room to the right of a point for its word: a point closer than this to the right edge is
-// labelled on its left instead, so that no word is cut off by a narrow plot's edge.
-const LABEL_ROOM = 90;
+const DOT = 4;
+
+// Where a word may go relative to its point, best first: beside it (right, left, the four
+// corners, above, below), then the same directions further out, joined to the point by a
+// leader line. Each candidate is scored by what it would cover (other words, points, the guess
+// marker, arrow heads, the plot's edge), by the arrows it would lie across and by how far it
+// moved; the words are placed one by one, the analogy's own words first.
+const SIDES = [[1, 0], [-1, 0], [1, -1], [-1, -1], [1, 1], [-1, 1], [0, -1], [0, 1]];
+const REACH = [0, 12, 26, 44, 66];
+const GAP = 6;        // between a point and its word
+const MARGIN = 2;     // kept clear around every word
+const LEADER_FROM = 10;
+
+function overlapArea(a, b) {
+  const w = Math.min(a.x2, b.x2) - Math.max(a.x1, b.x1), h = Math.min(a.y2, b.y2) - Math.max(a.y1, b.y1);
+  return w > 0 && h > 0 ? w * h : 0;
+}
+
+// How much of the segment p-q runs through box r (a sampled length, good enough to rank).
+function crossing(r, [p, q]) {
+  let inside = 0;
+  for (let i = 0; i <= 16; i++) {
+    const t = i / 16, px = p[0] + (q[0] - p[0]) * t, py = p[1] + (q[1] - p[1]) * t;
+    if (px > r.x1 && px < r.x2 && py > r.y1 && py < r.y2) inside++;
+  }
+  return (inside / 17) * Math.hypot(q[0] - p[0], q[1] - p[1]);
+}
+
+const box = (cx, cy, half) => ({ x1: cx - half, y1: cy - half, x2: cx + half, y2: cy + half });
+
+// The arrow head drawn at q, coming from p: a box around the head's middle, about a head long.
+function headBox(p, q, size = 18) {
+  const len = Math.hypot(q[0] - p[0], q[1] - p[1]) || 1;
+  return box(q[0] - ((q[0] - p[0]) / len) * size / 2, q[1] - ((q[1] - p[1]) / len) * size / 2, size / 2 + 1);
+}
+
+// labels: [{x, y, w, h}] (the point, the word's size); returns [{x1, y1, x2, y2, far}] in order.
+export function placeLabels(labels, { width, height, obstacles = [], segments = [] }) {
+  const placed = [];
+  const dots = labels.map((l) => box(l.x, l.y, DOT + 1));
+  const out = [];
+  labels.forEach((l, i) => {
+    let best = null;
+    REACH.forEach((reach, ri) => SIDES.forEach(([sx, sy], si) => {
+      const d = GAP + reach;
+      // The word's box touches the point's gap on the chosen side(s), centred on the others.
+      const x1 = sx > 0 ? l.x + d : sx < 0 ? l.x - d - l.w : l.x - l.w / 2;
+      const y1 = sy > 0 ? l.y + d * 0.7 : sy < 0 ? l.y - d * 0.7 - l.h : l.y - l.h / 2;
+      const r = { x1, y1, x2: x1 + l.w, y2: y1 + l.h };
+      const grown = { x1: r.x1 - MARGIN, y1: r.y1 - MARGIN, x2: r.x2 + MARGIN, y2: r.y2 + MARGIN };
+      let cover = 0;
+      for (const o of placed) cover += overlapArea(grown, o);
+      dots.forEach((o, j) => { if (j !== i) cover += overlapArea(grown, o); });
+      for (const o of obstacles) cover += overlapArea(grown, o);
+      const outside = l.w * l.h - overlapArea(r, { x1: 1, y1: 1, x2: width - 1, y2: height - 1 });
+      let across = 0;
+      for (const s of segments) across += crossing(grown, s);
+      const cost = (cover + outside) * 100 + across * 8 + ri * 40 + si * 3;
+      if (!best || cost < best.cost) best = { cost, r, far: reach >= LEADER_FROM };
+    }));
+    placed.push({ x1: best.r.x1 - MARGIN, y1: best.r.y1 - MARGIN, x2: best.r.x2 + MARGIN, y2: best.r.y2 + MARGIN });
+    out.push({ ...best.r, far: best.far });
+  });
+  return out;
+}
+
+// The point on box r nearest to (x, y): where a leader line from the point meets its word.
+const nearestOn = (r, x, y) => [Math.max(r.x1, Math.min(r.x2, x)), Math.max(r.y1, Math.min(r.y2, y))];
 
 function arrowHead(svg, id, cls) {
   svg.select("defs").append("marker").attr("id", id).attr("viewBox", "0 0 10 10").attr("refX", 9).attr("refY", 5)
@@ -45,9 +110,47 @@ export function createAnalogyPlot(container, { onGuess }) {
     if (guess) guessMark.attr("transform", `translate(${x(guess.x)},${y(guess.y)})`);
   }
 
+  // Puts every word where it covers nothing: no other word, point, the guess marker or an arrow
+  // head. Called whenever one of those moves, so the marker never hides a word.
+  function placeWords() {
+    const { result, byWord } = data;
+    const { a, b, c } = result.query;
+    const at = (p) => [x(p.x), y(p.y)];
+    const obstacles = [], segments = [[at(byWord[a]), at(byWord[b])]];
+    obstacles.push(headBox(at(byWord[a]), at(byWord[b])));
+    if (guess) obstacles.push(box(x(guess.x), y(guess.y), 14));
+    if (revealed) {
+      segments.push([at(data.cPoint), at(data.end)]);
+      obstacles.push(headBox(at(data.cPoint), at(data.end)));
+      if (guess) segments.push([[x(guess.x), y(guess.y)], at(data.end)]);
+    }
+    const groups = points.selectAll("g.word").nodes();
+    const first = (d) => (d.word === a || d.word === b || d.word === c ? 0 : 1);
+    const order = groups.map((g, i) => i).sort((i, j) => first(select(groups[i]).datum()) - first(select(groups[j]).datum()) || i - j);
+    const labels = order.map((i) => {
+      const g = select(groups[i]), d = g.datum(), text = g.select("text").node();
+      // Measured once drawn; an estimate while the plot is not laid out (a hidden figure).
+      // (getBBox is where the word is now; dy is from its box's top to its baseline.)
+      const bb = text.getBBox();
+      const w = bb.width || d.word.length * 7.5, h = bb.height || 16;
+      return { x: x(d.x), y: y(d.y), w, h, dy: bb.height ? (Number(text.getAttribute("y")) || 0) - bb.y : 12 };
+    });
+    const spots = placeLabels(labels, { width: W, height: H, obstacles, segments });
+    order.forEach((i, k) => {
+      const g = select(groups[i]), l = labels[k], r = spots[k];
+      g.select("text").attr("x", r.x1 - l.x).attr("y", r.y1 - l.y + l.dy);
+      const [ex, ey] = nearestOn(r, l.x, l.y);
+      const len = Math.hypot(ex - l.x, ey - l.y) || 1;
+      g.select("line.leader").attr("visibility", r.far ? "visible" : "hidden")
+        .attr("x1", ((ex - l.x) / len) * (DOT + 1)).attr("y1", ((ey - l.y) / len) * (DOT + 1))
+        .attr("x2", ex - l.x).attr("y2", ey - l.y);
+    });
+  }
+
   function place(px, py) {
     guess = { x: x.invert(px), y: y.invert(py) };
     showGuess();
+    placeWords();
     onGuess(guess);
   }
 
@@ -91,20 +194,20 @@ export function createAnalogyPlot(container, { onGuess }) {
     y = scaleLinear().domain([cy - span, cy + span]).range([H / 2 + half, H / 2 - half]);
     relation.attr("x1", x(byWord[a].x)).attr("y1", y(byWord[a].y)).attr("x2", x(byWord[b].x)).attr("y2", y(byWord[b].y));
     const role = (w) => (w === a || w === b ? "relation" : w === c ? "start" : "other");
-    const leftOf = (d) => x(d.x) > W - LABEL_ROOM;
-    points.selectAll("g").data(result.points, (d) => d.word).join(
+    points.selectAll("g.word").data(result.points, (d) => d.word).join(
       (enter) => {
         const g = enter.append("g");
-        g.append("circle").attr("r", 4);
-        g.append("text").attr("dy", 4);
+        g.append("line").attr("class", "leader").attr("visibility", "hidden");
+        g.append("circle").attr("r", DOT);
+        g.append("text");
         return g;
       })
       .attr("class", (d) => `word word-${role(d.word)}`)
       .attr("transform", (d) => `translate(${x(d.x)},${y(d.y)})`)
-      .select("text").text((d) => d.word)
-      .attr("dx", (d) => (leftOf(d) ? -7 : 7)).attr("text-anchor", (d) => (leftOf(d) ? "end" : "start"));
+      .select("text").text((d) => d.word);
     showGuess();
     showCopy();
+    placeWords();
   }
 
   return {
@@ -120,6 +223,7 @@ export function createAnalogyPlot(container, { onGuess }) {
     reveal() {
       revealed = true;
       showCopy();
+      placeWords();
       return guess;
     },
   };

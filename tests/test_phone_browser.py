@@ -1,0 +1,292 @@
+"""Phones, in Chromium: the RNN chain diagram keeps its text at 11 CSS px or more, no display
+equation is wider than its column at 320 px, the word plot's labels never overlap (each other,
+the points, the guess marker or an arrow head) for the built-in vectors and for vectors
+retrained in the browser, and Back to top never covers a figure's text."""
+import json
+
+import pytest
+
+pytestmark = pytest.mark.browser
+MIN_PX = 11
+MIN_SCALE = 0.7
+EMB = "figure[data-lab='embedding-analogy']"
+ANALOGIES = ["king", "prince", "son", "his", "father"]
+DIAGRAM_DRAWN = ("() => [...document.querySelectorAll('div.mermaid')]"
+                 ".some(d => d.shadowRoot && d.shadowRoot.querySelector('svg'))")
+KATEX_FONTS = "() => [...document.fonts].some(f => f.family.includes('KaTeX') && f.status === 'loaded')"
+
+
+def open_at(make_context, server, path, width, height=844):
+    context, _ = make_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    page.goto(f"{server}/{path}", wait_until="load")
+    page.wait_for_function("() => window.seqlabs !== undefined")
+    return page
+
+
+# The diagram's labels as drawn: each text's computed font size times how much its SVG is
+# scaled, and the height of the box its glyphs take on screen; only what is shown counts.
+DIAGRAM_TEXT = """() => {
+  const root = document.querySelector('div.mermaid').shadowRoot;
+  const host = root.host.getBoundingClientRect();
+  const shown = [...root.querySelectorAll('svg')].filter((s) => s.getBoundingClientRect().width > 0);
+  const labels = [];
+  for (const svg of shown) {
+    const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    const texts = [...svg.querySelectorAll('text, tspan, foreignObject *')].filter((t) =>
+      [...t.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()));
+    for (const t of texts) {
+      const range = document.createRange();
+      range.selectNodeContents(t);
+      labels.push({ text: t.textContent.trim(), px: parseFloat(getComputedStyle(t).fontSize) * scale,
+                    glyphs: range.getBoundingClientRect().height });
+    }
+  }
+  return { shown: shown.length, width: Math.max(...shown.map((s) => s.getBoundingClientRect().width)),
+           column: host.width, labels };
+}"""
+
+
+@pytest.mark.parametrize("width", [320, 390, 1280])
+def test_the_chain_diagram_keeps_its_text_readable(make_context, server, width):
+    page = open_at(make_context, server, "module/", width)
+    page.locator("pre.mermaid, div.mermaid").first.scroll_into_view_if_needed()
+    page.wait_for_function(DIAGRAM_DRAWN, timeout=30_000)
+    drawn = page.evaluate(DIAGRAM_TEXT)
+    assert drawn["shown"] == 1, "exactly one drawing of the chain is shown"
+    assert drawn["width"] <= drawn["column"] + 0.5
+    words = {label["text"] for label in drawn["labels"]}
+    assert {"h_0", "h_1", "h_2", "h_3", "x_1", "x_2", "x_3", "RNN step t=1", "RNN step t=2", "RNN step t=3"} <= words
+    smallest = min(drawn["labels"], key=lambda label: label["px"])
+    assert smallest["px"] >= MIN_PX, f"{smallest['text']!r} is drawn at {smallest['px']:.1f} px"
+    assert min(label["glyphs"] for label in drawn["labels"]) >= MIN_PX
+    assert page.errors == []
+
+
+# Every display equation: the width of the formula itself (its pieces' extent) against the room
+# in its box, whether the box scrolls sideways, the scale the page set it at, and its MathML.
+EQUATIONS = """() => [...document.querySelectorAll('.katex-display')].map((display) => {
+  const box = display.closest('div.arithmatex');
+  const cs = getComputedStyle(display);
+  const room = box.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+  const pieces = [...display.querySelector('.katex-html').children].map((p) => p.getBoundingClientRect());
+  const left = Math.min(...pieces.map((r) => r.left)), right = Math.max(...pieces.map((r) => r.right));
+  return {
+    tex: display.querySelector('annotation').textContent.trim().slice(0, 60),
+    ink: right - left, room, left, right, scrolls: box.scrollWidth > box.clientWidth + 1,
+    scale: parseFloat(cs.fontSize) / parseFloat(getComputedStyle(box).fontSize),
+    mathml: display.querySelectorAll('math semantics annotation[encoding="application/x-tex"]').length === 1,
+  };
+})"""
+
+
+def embed_pages(site_dir):
+    return sorted(f"embed/{p.name}/" for p in (site_dir / "embed").iterdir() if (p / "index.html").is_file())
+
+
+def check_equations(page, width):
+    page.wait_for_function("() => document.querySelectorAll('.arithmatex:not([data-rendered])').length === 0")
+    if page.locator(".katex-display").count():
+        page.wait_for_function(KATEX_FONTS)
+        page.wait_for_timeout(100)  # the refit after the fonts came
+    equations = page.evaluate(EQUATIONS)
+    for eq in equations:
+        assert eq["mathml"], eq["tex"]
+        assert eq["ink"] <= eq["room"] + 0.5, f"{eq['tex']!r} is {eq['ink']:.0f} px in {eq['room']:.0f} px"
+        assert not eq["scrolls"], eq["tex"]
+        assert 0 <= eq["left"] and eq["right"] <= width, eq["tex"]
+        assert eq["scale"] >= MIN_SCALE - 0.01, f"{eq['tex']!r} is set at {eq['scale']:.2f} of its size"
+    return equations
+
+
+def test_display_equations_fit_a_320px_column(make_context, server, site_dir):
+    page = open_at(make_context, server, "module/", 320)
+    equations = check_equations(page, 320)
+    assert len(equations) >= 5
+    # The module's own equations are broken into lines that fit at full size.
+    assert [eq["tex"] for eq in equations if eq["scale"] < 0.999] == []
+    pages = embed_pages(site_dir)
+    assert len(pages) >= 6
+    for path in pages:
+        page.goto(f"{server}/{path}", wait_until="load")
+        check_equations(page, 320)
+
+
+def test_an_equation_too_wide_for_the_screen_is_set_smaller_not_scrolled(make_context, server):
+    # 280 px is narrower than any phone the text is broken for: the page scales what does not fit.
+    page = open_at(make_context, server, "module/", 280)
+    equations = check_equations(page, 280)
+    assert any(eq["scale"] < 0.999 for eq in equations)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_timeout(200)
+    assert all(eq["scale"] > 0.999 for eq in check_equations(page, 390)), "widening the screen restores the size"
+
+
+# What covers what in the word plot: every pair of words, a word and another word's point, a
+# word and the guess marker, a word and an arrow head (the marker's triangle, sampled), a word and
+# the plot's edge; and each word's distance from its point, with its leader line when it is far.
+PLOT_CLASHES = """(svg) => {
+  const rect = (el) => el.getBoundingClientRect();
+  const hit = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const words = [...svg.querySelectorAll('g.word')].map((g) => ({
+    word: g.querySelector('text').textContent, text: rect(g.querySelector('text')), dot: rect(g.querySelector('circle')),
+    leader: g.querySelector('line.leader')?.getAttribute('visibility') === 'visible' }));
+  const clashes = [];
+  words.forEach((a, i) => words.forEach((b, j) => {
+    if (i < j && hit(a.text, b.text)) clashes.push(`${a.word} / ${b.word}`);
+    if (i !== j && hit(a.text, b.dot)) clashes.push(`${a.word} on the point of ${b.word}`);
+  }));
+  const guess = svg.querySelector('.guess');
+  if (guess.getAttribute('visibility') === 'visible') {
+    for (const w of words) if (hit(w.text, rect(guess))) clashes.push(`${w.word} under the guess marker`);
+  }
+  const box = rect(svg), k = box.width / svg.viewBox.baseVal.width;
+  for (const line of svg.querySelectorAll('.arrow-relation, .arrow-copy')) {
+    if (line.getAttribute('visibility') === 'hidden') continue;
+    const [x1, y1, x2, y2] = ['x1', 'y1', 'x2', 'y2'].map((a) => Number(line.getAttribute(a)));
+    const len = Math.hypot(x2 - x1, y2 - y1), ux = (x2 - x1) / len, uy = (y2 - y1) / len;
+    // The head: viewBox 0 0 10 10, tip at x = 10, refX 9, markerWidth 7 times the stroke width.
+    const s = (7 * parseFloat(getComputedStyle(line).strokeWidth)) / 10;
+    const head = [];
+    for (let a = -9; a <= 1; a += 0.25) for (let b = -5; b <= 5; b += 0.25) {
+      if (Math.abs(b) <= (5 * (1 - a)) / 10) head.push([box.left + (x2 + (ux * a - uy * b) * s) * k, box.top + (y2 + (uy * a + ux * b) * s) * k]);
+    }
+    for (const w of words) {
+      if (head.some(([x, y]) => x > w.text.left && x < w.text.right && y > w.text.top && y < w.text.bottom)) {
+        clashes.push(`${w.word} under the head of ${line.getAttribute('class')}`);
+      }
+    }
+  }
+  for (const w of words) {
+    if (w.text.left < box.left - 0.5 || w.text.right > box.right + 0.5 || w.text.top < box.top - 0.5 || w.text.bottom > box.bottom + 0.5) {
+      clashes.push(`${w.word} outside the plot`);
+    }
+    const cx = (w.dot.left + w.dot.right) / 2, cy = (w.dot.top + w.dot.bottom) / 2;
+    const gap = Math.hypot(Math.max(w.text.left - cx, 0, cx - w.text.right), Math.max(w.text.top - cy, 0, cy - w.text.bottom));
+    if (gap > 80) clashes.push(`${w.word} is ${Math.round(gap)} px from its point`);
+    if (gap > 20 && !w.leader) clashes.push(`${w.word} is ${Math.round(gap)} px from its point with no leader line`);
+  }
+  return { words: words.length, clashes };
+}"""
+
+
+def clashes(page):
+    out = page.locator(f"{EMB} svg.analogy-plot").evaluate(PLOT_CLASHES)
+    assert out["words"] >= 8
+    return out["clashes"]
+
+
+def check_analogy(page, analogy, vectors):
+    """The plot as drawn, with a guess marked on the expected word's label, and after the reveal."""
+    plot = page.locator(f"{EMB} svg.analogy-plot")
+    where = f"{vectors}, {analogy}"
+    assert clashes(page) == [], where
+    # The guess a reader who knows the answer makes: right on the expected word.
+    shown = plot.evaluate("(svg) => [...svg.querySelectorAll('g.word text')].map((t) => t.textContent)")
+    target = {"king": "queen", "prince": "princess", "son": "daughter", "his": "her", "father": "mother"}[analogy]
+    if target in shown:
+        spot = plot.evaluate(f"""(svg) => {{
+          const t = [...svg.querySelectorAll('g.word text')].find((t) => t.textContent === {json.dumps(target)});
+          const r = t.getBoundingClientRect(), s = svg.getBoundingClientRect();
+          return {{ x: (r.left + r.right) / 2 - s.left, y: (r.top + r.bottom) / 2 - s.top }};
+        }}""")
+        plot.click(position=spot)
+        page.wait_for_function(f"() => document.querySelector(\"{EMB} .guess\").getAttribute('visibility') === 'visible'")
+        assert clashes(page) == [], f"{where}, guess on {target}"
+    # The keyboard moves the marker too, and the words keep clear of it.
+    plot.focus()
+    for key in ["ArrowUp", "ArrowLeft", "ArrowLeft"]:
+        plot.press(key)
+        assert clashes(page) == [], f"{where}, guess moved by {key}"
+    page.locator(EMB).get_by_role("button", name="Reveal the copied arrow").click()
+    page.wait_for_function(f"() => document.querySelector(\"{EMB} .arrow-copy\").getAttribute('visibility') === 'visible'",
+                           timeout=5_000)
+    assert clashes(page) == [], f"{where}, revealed"
+
+
+def drawn_analogy(page):
+    return page.evaluate(f"() => JSON.parse(document.querySelector(\"{EMB}\").dataset.drawn || '{{}}').analogy")
+
+
+def check_every_analogy(page, vectors):
+    for analogy in ANALOGIES:
+        if drawn_analogy(page) != analogy:
+            page.get_by_label("Analogy", exact=True).select_option(analogy)
+            page.wait_for_function(f"() => JSON.parse(document.querySelector(\"{EMB}\").dataset.drawn).analogy === '{analogy}'",
+                                   timeout=90_000)
+            page.wait_for_function(f"() => !document.querySelector(\"{EMB} .analogy-answer\").checkVisibility()")
+        check_analogy(page, analogy, vectors)
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_word_plot_labels_never_overlap(make_context, server, width):
+    page = open_at(make_context, server, "embed/embedding-analogy/", width)
+    page.wait_for_selector(f"{EMB}[data-drawn]")
+    check_every_analogy(page, "built-in vectors")
+    if width != 390:
+        return
+    # Two other sets of vectors, retrained here by the figure's own panel.
+    fig = page.locator(EMB)
+    for seed in [3, 7]:
+        fig.get_by_label("Seed", exact=True).fill(str(seed))
+        fig.get_by_role("button", name="Retrain").click()
+        page.wait_for_function(f"""() => {{
+          const t = document.querySelector("{EMB} .analogy-source").textContent;
+          return t.includes('seed {seed},') && t.includes('in your browser');
+        }}""", timeout=120_000)
+        check_every_analogy(page, f"seed {seed}")
+    assert page.errors == []
+
+
+# The text inside figures and the diagram, line by line as laid out, and Back to top's box when
+# it can be seen; "over" is what of that text the button's box touches.
+TOP_OVER_TEXT = """() => {
+  const top = document.querySelector('.md-top');
+  const cs = getComputedStyle(top);
+  const seen = !top.hidden && cs.visibility === 'visible' && Number(cs.opacity) > 0;
+  const b = top.getBoundingClientRect();
+  const over = [];
+  const roots = [...document.querySelectorAll('figure, div.mermaid')].flatMap((f) => f.shadowRoot ? [f, f.shadowRoot] : [f]);
+  for (const root of roots) {
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      // A closed "What happens" keeps its text laid out but not shown: only what shows counts.
+      if (!n.textContent.trim() || !n.parentElement.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
+      const range = document.createRange();
+      range.selectNodeContents(n);
+      for (const r of range.getClientRects()) {
+        if (r.width && r.left < b.right && b.left < r.right && r.top < b.bottom && b.top < r.bottom) over.push(n.textContent.trim().slice(0, 30));
+      }
+    }
+  }
+  return { seen, over, onFigure: top.hasAttribute('data-over-figure') };
+}"""
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1024, 768)])
+def test_back_to_top_never_covers_a_figure(make_context, server, size):
+    width, height = size
+    page = open_at(make_context, server, "module/", width, height)
+    page.wait_for_function("() => [...document.querySelectorAll('figure[data-lab]')].every(f => f.dataset.drawn)")
+    page.wait_for_function(DIAGRAM_DRAWN, timeout=30_000)
+    total = page.evaluate("document.documentElement.scrollHeight")
+    seen = stepped_aside = 0
+    page.mouse.move(width / 2, height / 2)
+    for y in range(1500, total - height, 600):
+        page.evaluate(f"window.scrollTo(0, {y})")
+        page.wait_for_timeout(100)
+        page.mouse.wheel(0, -150)  # Material shows the button when the reader scrolls up
+        page.wait_for_timeout(250)
+        state = page.evaluate(TOP_OVER_TEXT)
+        if state["seen"]:
+            seen += 1
+            assert state["over"] == [], f"at {y}px Back to top covers {state['over']}"
+        elif state["onFigure"]:
+            stepped_aside += 1
+    assert seen >= 3, "Back to top was never shown"
+    if width < 600:
+        assert stepped_aside >= 3, "on a phone the figures span the column, so the button must step aside"
+    assert page.errors == []
