@@ -32,7 +32,7 @@ IN_VIEW = """(fig) => {
   return Math.max(0, Math.min(r.bottom, innerHeight) - Math.max(r.top, top)) / r.height;
 }"""
 # The primary controls: the stage's own, enabled and shown.
-CONTROLS = ".lab-stage > .lab-controls :is(input, select, button):not([disabled]):not([hidden])"
+CONTROLS = ".lab-stage > .lab-controls :is(input, select, button):not([disabled]):not([hidden]):not(details:not([open]) *)"
 
 
 def pages(site_dir: Path) -> list[str]:

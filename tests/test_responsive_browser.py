@@ -58,6 +58,9 @@ def open_module(make_context, server, width, results=None, **options):
     page = context.new_page()
     page.goto(f"{server}/module/", wait_until="load")
     page.wait_for_function("() => [...document.querySelectorAll('figure[data-lab]')].every(f => f.dataset.drawn)")
+    # A lab that answers a prediction exercise is covered until the prediction is checked.
+    for gated in page.locator("figure[data-gated]").all():
+        gated.get_by_role("button", name="Show the lab anyway").click()
     return page
 
 
@@ -154,6 +157,7 @@ def test_other_views_and_a_long_sentence_fit_and_scroll_in_their_boxes(make_cont
     settle(page, 390)
     # The tables with many columns scroll in theirs too, named by their caption.
     for fig in ["#figure-parallel-steps", "#figure-bottleneck"]:
+        page.locator(f"{fig} details.lab-numbers > summary").click()  # the numbers start closed
         table_box = page.locator(f"{fig} .table-box")
         assert table_box.get_attribute("tabindex") == "0"
         assert table_box.get_attribute("aria-label") == page.locator(f"{fig} table caption").text_content()

@@ -70,7 +70,8 @@ export function mount(box, ctx) {
   upload.append(fileLabel, file, builtIn, uploadText);
 
   box.append(plotBox, guessText);
-  ctx.controls.append(reveal, answer);
+  // Guess, reveal, then another analogy: the Reveal button comes first among the controls.
+  ctx.controls.querySelector("legend").after(reveal, answer);
   ctx.more.append(intro, sims);
 
   const useVectors = (next, info) => {

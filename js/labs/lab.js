@@ -25,6 +25,8 @@ const VIEWS = {
   "long-gap": longGap,
 };
 
+const ROOM = 160;  // px the stuck chart leaves for the controls, at least
+
 function div(className, parent) {
   const node = el("div", { class: className });
   parent.append(node);
@@ -56,6 +58,14 @@ function mountLab(figure) {
   const fieldset = el("fieldset", { class: "lab-controls" });
   fieldset.append(el("legend", {}, "Settings"));
   stage.append(fieldset);
+  // A chart that would leave less than ROOM px under it (a long sentence's grid on a phone) is
+  // not stuck: the controls would have no room to be used in.
+  const fitStage = () => {
+    const top = parseFloat(getComputedStyle(screen).top) || 0;
+    stage.classList.toggle("lab-stage--tall", window.innerHeight - top - screen.offsetHeight < ROOM);
+  };
+  new ResizeObserver(fitStage).observe(screen);
+  window.addEventListener("resize", fitStage);
   // A control reached by Tab is brought into view whole (its label too) below the stuck chart,
   // not under it: the browser's own scrolling knows nothing of sticky boxes.
   fieldset.addEventListener("focusin", (event) => {
