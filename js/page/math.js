@@ -47,20 +47,24 @@ function fitDisplay(box) {
   if (room > 0 && width > room) display.style.fontSize = `${Math.max(MIN_SCALE, Math.floor((room / width) * 1000) / 1000)}em`;
 }
 
+// The page's displays now (instant navigation swaps the page under the same listeners).
+const fitAll = () => document.querySelectorAll("div.arithmatex").forEach(fitDisplay);
+let watching = false;
+
 function fitDisplays(root) {
-  const boxes = [...root.querySelectorAll("div.arithmatex")];
-  if (boxes.length === 0) return;
-  const fitAll = () => boxes.forEach(fitDisplay);
-  // Only a change of width refits: the fit itself changes the box's height, not its width.
-  const widths = new WeakMap();
-  const observer = new ResizeObserver((entries) => {
-    for (const { target, contentRect } of entries) {
-      if (widths.get(target) === contentRect.width) continue;
-      widths.set(target, contentRect.width);
-      fitDisplay(target);
-    }
+  root.querySelectorAll("div.arithmatex").forEach(fitDisplay);
+  if (watching) return;
+  watching = true;
+  // A column changes width with the window. (A ResizeObserver on the boxes would see the
+  // height the fit itself changes and report a loop.)
+  let due = false;
+  window.addEventListener("resize", () => {
+    if (due) return;
+    due = true;
+    requestAnimationFrame(() => { due = false; fitAll(); });
   });
-  boxes.forEach((box) => observer.observe(box));
+  // An equation in a closed "Solution" has no width until it is opened.
+  document.addEventListener("toggle", fitAll, true);
   // KaTeX's fonts arrive after the first layout and change every equation's width.
   document.fonts?.addEventListener("loadingdone", fitAll);
   document.fonts?.ready.then(fitAll);
