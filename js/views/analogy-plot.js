@@ -36,10 +36,17 @@ function crossing(r, [p, q]) {
 
 const box = (cx, cy, half) => ({ x1: cx - half, y1: cy - half, x2: cx + half, y2: cy + half });
 
-// The arrow head drawn at q, coming from p: a box around the head's middle, about a head long.
-function headBox(p, q, size = 18) {
-  const len = Math.hypot(q[0] - p[0], q[1] - p[1]) || 1;
-  return box(q[0] - ((q[0] - p[0]) / len) * size / 2, q[1] - ((q[1] - p[1]) / len) * size / 2, size / 2 + 1);
+// The arrow head drawn at q, coming from p, as small boxes over its triangle: the marker's
+// path (M0,0 L10,5 L0,10, tip at refX 9 on the line's end) in units of `unit` px.
+function headBoxes(p, q, unit) {
+  const len = Math.hypot(q[0] - p[0], q[1] - p[1]) || 1, ux = (q[0] - p[0]) / len, uy = (q[1] - p[1]) / len;
+  const out = [];
+  for (let a = -9; a <= 1; a += 1) {
+    for (let b = -5; b <= 5; b += 1) {
+      if (Math.abs(b) <= (5 * (1 - a)) / 10) out.push(box(q[0] + (ux * a - uy * b) * unit, q[1] + (uy * a + ux * b) * unit, unit * 0.6));
+    }
+  }
+  return out;
 }
 
 // labels: [{x, y, w, h}] (the point, the word's size); returns [{x1, y1, x2, y2, far}] in order.
@@ -117,11 +124,13 @@ export function createAnalogyPlot(container, { onGuess }) {
     const { a, b, c } = result.query;
     const at = (p) => [x(p.x), y(p.y)];
     const obstacles = [], segments = [[at(byWord[a]), at(byWord[b])]];
-    obstacles.push(headBox(at(byWord[a]), at(byWord[b])));
+    // A marker is drawn in units of its line's stroke width: markerWidth 7 over a viewBox of 10.
+    const unit = (line) => (7 * (parseFloat(getComputedStyle(line.node()).strokeWidth) || 2.5)) / 10;
+    obstacles.push(...headBoxes(at(byWord[a]), at(byWord[b]), unit(relation)));
     if (guess) obstacles.push(box(x(guess.x), y(guess.y), 14));
     if (revealed) {
       segments.push([at(data.cPoint), at(data.end)]);
-      obstacles.push(headBox(at(data.cPoint), at(data.end)));
+      obstacles.push(...headBoxes(at(data.cPoint), at(data.end), unit(copy)));
       if (guess) segments.push([[x(guess.x), y(guess.y)], at(data.end)]);
     }
     const groups = points.selectAll("g.word").nodes();
