@@ -60,12 +60,15 @@ function mountLab(figure) {
   stage.append(fieldset);
   // A chart that would leave less than ROOM px under it (a long sentence's grid on a phone) is
   // not stuck: the controls would have no room to be used in.
-  const fitStage = () => {
+  // Checked a frame after each draw and resize, not by a ResizeObserver: the charts inside redraw
+  // from observers of their own, and an observer of their ancestor would be told too late.
+  // (Two frames: charts redraw for a new width in the first frame's observers.)
+  const fitStage = () => requestAnimationFrame(() => requestAnimationFrame(() => {
     const top = parseFloat(getComputedStyle(screen).top) || 0;
     stage.classList.toggle("lab-stage--tall", window.innerHeight - top - screen.offsetHeight < ROOM);
-  };
-  new ResizeObserver(fitStage).observe(screen);
+  }));
   window.addEventListener("resize", fitStage);
+  stage.addEventListener("toggle", fitStage, true);  // an opened word list or note changes its height
   // A control reached by Tab is brought into view whole (its label too) below the stuck chart,
   // not under it: the browser's own scrolling knows nothing of sticky boxes.
   fieldset.addEventListener("focusin", (event) => {
@@ -123,10 +126,11 @@ function mountLab(figure) {
   // A figure with no settings of its own shows no empty Settings box.
   fieldset.hidden = fieldset.children.length === 1;
   mountNotebookDownload(more, { lab, schema, built: result, settings: () => ({ ...values, ...drawing.extraParams?.() }) });
-  gatePrediction(figure, box);
+  gatePrediction(figure, box, () => fitStage());
 
   const draw = (res, source) => {
     words.textContent = `Right now: ${drawing.draw(res)}`;
+    fitStage();
     figure.dataset.drawn = JSON.stringify(res.params);
     performance.mark(`lab:${lab}:drawn`, { detail: source });  // read by make bench
     // The frame after the first draw has been painted once a task runs after its rAF.

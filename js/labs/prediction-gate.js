@@ -5,7 +5,7 @@
 import { el } from "../dom.js";
 import { progress } from "../practice/progress-store.js";
 
-export function gatePrediction(figure, box) {
+export function gatePrediction(figure, box, onOpen) {
   const exercise = figure.dataset.predict && document.getElementById(figure.dataset.predict);
   if (!exercise) return;
   const done = () => progress.get(exercise.id).attempts > 0 || ["correct", "wrong"].includes(exercise.dataset.state)
@@ -19,15 +19,20 @@ export function gatePrediction(figure, box) {
   const show = el("button", { type: "button", class: "md-button" }, "Show the lab anyway");
   cover.append(text, el("p", {}, link), show);
   box.before(cover);
-  box.hidden = true;
+  // Covered, not removed from the layout: the charts keep their width and are drawn for it, so
+  // uncovering changes no chart (lab--covered in site.css; inert keeps Tab out of it).
+  box.classList.add("lab--covered");
+  box.inert = true;
   figure.dataset.gated = "";
 
   const open = () => {
     if (!cover.isConnected) return;
     watcher.disconnect();
     cover.remove();
-    box.hidden = false;
-    delete figure.dataset.gated;  // charts drawn while hidden redraw for their width (resize.js)
+    box.classList.remove("lab--covered");
+    box.inert = false;
+    delete figure.dataset.gated;
+    onOpen?.();
   };
   const watcher = new MutationObserver(() => { if (done()) open(); });
   watcher.observe(exercise, { attributes: true, attributeFilter: ["data-state"], subtree: true });
