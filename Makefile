@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve build test bench bundle scorm chromium setup clean
+.PHONY: serve build test bench bundle scorm lms chromium setup clean
 .DEFAULT_GOAL := serve
 
 $(VENV)/bin/python:
@@ -50,6 +50,15 @@ bundle: build
 
 scorm: build
 	$(PY) -m seqbuild.scorm site dist
+
+# Native quizzes (Canvas QTI, Moodle XML), a Common Cartridge of links and two PDFs. The
+# cartridge links to the deployed site: build with SITE_URL=https://<owner>.github.io/<repo>/.
+$(VENV)/.lms-deps: pyproject.toml $(VENV)/.site-deps
+	$(PY) -m pip install --quiet -e '.[lms]'
+	touch $@
+
+lms: build $(VENV)/.lms-deps chromium
+	$(PY) -m seqbuild.lms site dist
 
 clean:
 	rm -rf site build dist
