@@ -142,8 +142,11 @@ def test_gradient_at_the_first_step_vanishes_for_elman_only(grid):
 
 
 def test_the_exercise_answer_is_what_the_grid_shows(grid):
-    """The prediction exercise's answers are the grid's: the largest gap with 90% or more."""
+    """The prediction exercise's answers are the grid's: the largest gap with 80% or more. (The
+    LSTM at D = 80 lands near 88-90% depending on the machine's BLAS kernels, so the exercise's bar
+    sits where no kernel moves the answer.)"""
     html = (ROOT / "docs" / "module.md").read_text()
     answer = html.split('id="exercise-long-gap-order"')[1].split('data-answer="')[1].split('"')[0]
-    best = [max((gap for gap, a in zip(grid["gaps"], grid["accuracy"][k]) if a >= 0.9), default=0) for k in lg.LEARNERS]
+    best = [max((gap for gap, a in zip(grid["gaps"], grid["accuracy"][k]) if a >= 0.8), default=0) for k in lg.LEARNERS]
+    assert "at least 80% of the held-out sequences" in html
     assert [int(x) for x in answer.split()] == best
