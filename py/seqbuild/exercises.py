@@ -11,6 +11,9 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 PAGE = "module/index.html"
+# A block element closes an open <p>, as in a browser (Markdown leaves a code block inside one).
+CLOSES_P = {"address", "blockquote", "details", "div", "dl", "fieldset", "figure", "footer", "form",
+            "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "ol", "p", "pre", "section", "table", "ul"}
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 
 
@@ -45,10 +48,20 @@ class TreeBuilder(HTMLParser):
         self.stack = [self.root]
 
     def handle_starttag(self, tag, attrs):
+        if tag in CLOSES_P:
+            self.close_p()
         node = Node(tag, dict(attrs))
         self.stack[-1].children.append(node)
         if tag not in VOID:
             self.stack.append(node)
+
+    def close_p(self):
+        for k in range(len(self.stack) - 1, 0, -1):
+            if self.stack[k].tag == "p":
+                del self.stack[k:]
+                return
+            if self.stack[k].tag in ("div", "details", "li", "td", "th", "blockquote", "section", "figure"):
+                return  # a <p> outside this container stays open
 
     def handle_endtag(self, tag):
         for k in range(len(self.stack) - 1, 0, -1):  # close up to the matching open tag

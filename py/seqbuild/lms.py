@@ -14,6 +14,7 @@ answers from the lab the page uses for them (seqlabs.variants), so nothing here 
 One numeric question is made per answer field, named by the field's label. Every written bound
 is read back and compared with the page's checker before a file is kept.
 """
+import functools
 import html
 import itertools
 import math
@@ -110,6 +111,7 @@ ITEMS = 100          # Moodle serves at most 100 dataset items; item 1 is the pa
 RANGE_SEEDS = 200    # seeds sampled for each wildcard's range (every end is reached well before)
 
 
+@functools.lru_cache(maxsize=None)  # the lab is pure; ranges and items share its draws
 def variant(exercise_id: str, seed: int) -> dict:
     from seqlabs import variants
     return variants.run({"exercise": exercise_id, "seed": seed})
