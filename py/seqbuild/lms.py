@@ -308,16 +308,19 @@ def moodle_calculated(ex: Exercise, k: int, spec: dict) -> str:
             f"<dataset_definitions>{''.join(definitions)}</dataset_definitions></question>")
 
 
+CODE_NOTE = "Write your function in the box. On the module page, Check runs the same function on hidden cases."
+
+
 def moodle_essay(ex: Exercise) -> str:
     code = ex.kind == "code"
     return ('<question type="essay">' +
-            moodle_head(ex.title, ex.id, lms_html(ex.statement), "") +
+            moodle_head(ex.title, ex.id, lms_html(ex.statement) + (f"<p>{CODE_NOTE}</p>" if code else ""), "") +
             f"<responseformat>{'monospaced' if code else 'editor'}</responseformat>"
             "<responserequired>1</responserequired><responsefieldlines>12</responsefieldlines>"
             "<minwordlimit></minwordlimit><maxwordlimit></maxwordlimit>"
             "<attachments>0</attachments><attachmentsrequired>0</attachmentsrequired>" +
             text_el("graderinfo", lms_html(ex.solution), "html") +
-            text_el("responsetemplate", "", "html") + "</question>")
+            text_el("responsetemplate", ex.starter, "plain_text" if code else "html") + "</question>")
 
 
 def moodle_xml(items: list[Exercise], specs: dict) -> str:
@@ -360,6 +363,9 @@ def qti_text(items: list[Exercise]) -> tuple[str, list[dict]]:
     for ex in items:
         statement = qti_markdown(ex.statement)
         if not ex.numeric:
+            if ex.kind == "code":  # Canvas's essay box has no starter, so the question shows it
+                starter = "\n".join("    " + line for line in ex.starter.splitlines())
+                statement += f"\n\n{CODE_NOTE} It starts from:\n\n{starter}"
             blocks.append(qti_question(len(blocks) + 1, ex.title, statement, "____"))
             continue
         for k, a in enumerate(ex.answers):
