@@ -613,6 +613,7 @@ def edge_probes(answer: float, tolerance: float) -> list[float]:
 
 
 def main(site: Path, dist: Path) -> int:
+    site, dist = site.resolve(), dist.resolve()  # text2qti runs in a directory of its own
     dist.mkdir(parents=True, exist_ok=True)
     items = exercises(site)
     specs = variant_specs(items)
@@ -625,8 +626,9 @@ def main(site: Path, dist: Path) -> int:
         print(path)
     url = site_url(site)
     if not is_deployed(url):
-        print(f"No cartridge written: its links need the deployed site's address and this build's is {url}, "
-              "so run again with SITE_URL set to it (https://<owner>.github.io/<repository>/).", file=sys.stderr)
+        print(f"No cartridge written: its links need the deployed site's address, and this build's is {url}; "
+              "set SITE_URL to the deployed address (https://<owner>.github.io/<repository>/) and run make lms again.",
+              file=sys.stderr)
         return 1
     print(write_cartridge(site, dist / f"{NAME}.imscc", url))
     return 0
