@@ -1,7 +1,39 @@
-// node --test: suspend data stays within SCORM 1.2's 4,096 characters and round-trips.
+// node --test: suspend data stays within SCORM 1.2's 4,096 characters and round-trips; the
+// score is 0-100 and the status follows the mastery score; answers from two places merge.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { packState, unpackState } from "../../js/lms/scorm.js";
+import { DEFAULT_MASTERY, mergeRow, packState, scoreFields, unpackState } from "../../js/lms/scorm.js";
+
+test("the score is a percentage, 0-100, rounded down, with the status from the mastery score", () => {
+  assert.equal(DEFAULT_MASTERY, 80);
+  const v12 = (done, mastery) => Object.fromEntries(scoreFields("1.2", { done, total: 9 }, mastery));
+  assert.deepEqual(v12(4), { "cmi.core.score.raw": 44, "cmi.core.score.min": 0, "cmi.core.score.max": 100,
+    "cmi.core.lesson_status": "incomplete" });
+  assert.equal(v12(7)["cmi.core.lesson_status"], "incomplete");  // 77 < 80
+  assert.equal(v12(8)["cmi.core.lesson_status"], "passed");      // 88
+  assert.equal(v12(9)["cmi.core.score.raw"], 100);
+  assert.equal(v12(9)["cmi.core.lesson_status"], "passed");
+  assert.equal(v12(4, 40)["cmi.core.lesson_status"], "passed");
+  assert.equal(v12(9, 101)["cmi.core.lesson_status"], "completed");
+  // 4 of 5 is 80 exactly, not 79.99999...
+  assert.equal(Object.fromEntries(scoreFields("1.2", { done: 4, total: 5 }))["cmi.core.lesson_status"], "passed");
+
+  const v2004 = (done) => Object.fromEntries(scoreFields("2004", { done, total: 9 }));
+  assert.deepEqual(v2004(2), { "cmi.score.raw": 22, "cmi.score.min": 0, "cmi.score.max": 100, "cmi.score.scaled": 0.22,
+    "cmi.success_status": "failed", "cmi.completion_status": "incomplete", "cmi.progress_measure": 0.2222 });
+  assert.equal(v2004(8)["cmi.success_status"], "passed");
+  assert.equal(v2004(8)["cmi.completion_status"], "incomplete");
+  assert.equal(v2004(9)["cmi.completion_status"], "completed");
+  assert.equal(v2004(9)["cmi.score.scaled"], 1);
+});
+
+test("answers kept in this browser and in the LMS merge without losing either", () => {
+  const lms = { attempts: 2, correct: true, compared: false, text: "", inputs: ["1.9"] };
+  const local = { attempts: 3, correct: false, compared: true, text: "My answer.", inputs: ["2"] };
+  assert.deepEqual(mergeRow(lms, local), { attempts: 3, correct: true, compared: true, text: "My answer.", inputs: ["2"] });
+  assert.deepEqual(mergeRow(undefined, local), local);
+  assert.deepEqual(mergeRow(lms, undefined), lms);
+});
 
 test("long answers are shortened until the state fits", () => {
   const exercises = {};
