@@ -1,5 +1,7 @@
-"""SCORM 1.2 and 2004 packages: a well-formed manifest listing every file, and the module
-inside a scorm-again LMS harness reporting progress, score and suspend data."""
+"""SCORM 1.2 and 2004 packages: a well-formed manifest listing every file, with the mastery
+score and the licence; the module inside a scorm-again LMS harness reporting progress, a 0-100
+score and suspend data, keeping one session per launch through a site link, a reload of its
+frame and of the LMS page, and keeping the answers made after a session has ended."""
 import functools
 import http.server
 import json
@@ -448,6 +450,14 @@ def test_every_attempt_reaches_the_lms_across_leaving_reloading_and_closing(brow
     new_tab.value.close()
     assert page.evaluate(f"() => {SCO}.contentWindow.location.pathname").endswith("/module/index.html")
     assert [c for c in page.evaluate("() => window.calls") if c[0] == finish] == []
+    # While the page is hidden (the learner is in the other tab) what it holds is committed.
+    before = len(page.evaluate("() => window.calls"))
+    page.evaluate(f"""() => {{ const d = {SCO}.contentDocument;
+        Object.defineProperty(d, "visibilityState", {{configurable: true, get: () => "hidden"}});
+        d.dispatchEvent(new Event("visibilitychange", {{bubbles: true}}));
+        delete d.visibilityState; }}""")
+    assert [c[0] for c in page.evaluate("() => window.calls")[before:]][-2:] == [
+        "cmi.core.session_time" if version == "1.2" else "cmi.session_time", commit]
 
     box = frame.locator("#exercise-sequential-steps")
     box.get_by_label("Sequential steps for the RNN").fill("1000")
