@@ -58,6 +58,8 @@ def test_a_lab_downloads_as_a_notebook_with_the_settings_on_the_page(page, serve
     assert nb.metadata.seqlabs.wheel_url == url
     assert f'WHEEL_URL = "{url}"' in tagged(nb, "install").source
     assert "127.0.0.1:8000" not in json.dumps(nb)
+    # The file on the site names no address; the saved copy names this one, in its links too.
+    assert f"]({server}/module/#lab-rnn-gradient)" in nb.cells[0].source and "](../" not in json.dumps(nb)
     assert lab.locator(".lab-notebook__status").text_content() == "Saved rnn-gradient.ipynb with the settings above."
     assert notebook_requests(page) == ["rnn-gradient.ipynb"]  # the notebook only, never the wheel
 
@@ -89,3 +91,4 @@ def test_a_lab_downloads_as_a_notebook_with_the_settings_on_the_page(page, serve
     assert drafts["exercise-code-context-vector"] == DRAFT
     assert drafts["exercise-code-rnn-step"].startswith("def rnn_step(") and drafts["exercise-code-rnn-step"].endswith("...")
     assert exercises.metadata.seqlabs.wheel_url == url
+    assert f"]({server}/module/#exercise-code-rnn-step)" in json.dumps(exercises)

@@ -30,7 +30,7 @@ from seqlabs import api
 
 WHEEL = wheel.wheel_name(ROOT)
 VERSION = wheel.package_version(ROOT)
-SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000/")  # the build's site_url (mkdocs.yml)
+BUILD_ADDRESS = "127.0.0.1:8000"  # mkdocs.yml's default site_url, where `make serve` serves the build
 INLINE = "module://matplotlib_inline.backend_inline"  # Jupyter's own backend: headless, and it keeps the PNGs
 EXPLODING = {"sigma_max": 1.1, "nonlinearity": "linear"}  # rnn-gradient settings a reader might choose
 SOLUTIONS = {
@@ -191,8 +191,8 @@ def test_every_lab_with_a_figure_has_a_notebook_and_the_offline_copy_holds_them(
 def test_each_notebook_is_valid_and_shaped_as_the_page_rewrites_it(site_dir, name):
     nb = read_notebook(site_dir, name)
     nbformat.validate(nb)
-    url = f"{SITE_URL}notebooks/{WHEEL}"
-    assert nb.metadata.seqlabs == {"notebook": name, "site": SITE_URL, "wheel": WHEEL, "wheel_url": url}
+    url = WHEEL  # as the site stores it: the wheel beside the notebook, the site one folder up
+    assert nb.metadata.seqlabs == {"notebook": name, "site": "../", "wheel": WHEEL, "wheel_url": url}
     assert nb.metadata.kernelspec.name == "python3"
     cells = nb.cells
     install = code_cells(nb)[0]
@@ -216,11 +216,24 @@ def test_each_notebook_is_valid_and_shaped_as_the_page_rewrites_it(site_dir, nam
     assert f'api.call(LAB, params)' in code_cells(nb)[2].source and f'LAB = "{name}"' in code_cells(nb)[2].source
 
 
+def test_a_notebook_as_served_names_no_build_time_address(server):
+    """One build is served from many places, so the files the server sends carry no address of the
+    build's: only paths relative to themselves, which the page makes absolute when it saves one."""
+    import urllib.request
+    for name in [*notebooks.LABS, notebooks.EXERCISES]:
+        with urllib.request.urlopen(f"{server}/notebooks/{name}.ipynb") as response:
+            text = response.read().decode()
+        assert BUILD_ADDRESS not in text and "localhost" not in text and "YOUR-SITE" not in text, name
+        assert not re.search(r"\bhttps?://", text), (name, re.findall(r"https?://\S{0,40}", text)[:3])
+        nb = nbformat.reads(text, as_version=4)
+        assert f'WHEEL_URL = "{WHEEL}"' in tagged(nb, "install").source, name
+
+
 def test_the_built_notebooks_do_not_change_when_nothing_changed(site_dir, tmp_path):
     """Cell ids are fixed, so the same sources give the same files (and the same precache revision)."""
     labs = {lab: {"schema": api.schema(lab)} for lab in notebooks.LABS}
-    out = notebooks.lab_notebook("rnn-gradient", labs["rnn-gradient"]["schema"], ROOT / "docs", SITE_URL,
-                                 VERSION, f"{SITE_URL}notebooks/{WHEEL}")
+    out = notebooks.lab_notebook("rnn-gradient", labs["rnn-gradient"]["schema"], ROOT / "docs", notebooks.SITE,
+                                 VERSION, WHEEL)
     assert nbformat.writes(out) + "\n" == (site_dir / "notebooks" / "rnn-gradient.ipynb").read_text()
 
 
@@ -253,7 +266,9 @@ def test_what_the_page_writes_python_reads_back_unchanged(site_dir, lab, values)
     nb = nbformat.reads(text, as_version=4)
     nbformat.validate(nb)
     assert parameters(nb) == {p["name"]: p.get("default") for p in api.schema(lab)} | values
-    assert SITE_URL not in text  # every link and the wheel's URL now name the page's own site
+    # Every link and the wheel's URL now name the page's own site, absolute.
+    assert "](../" not in text and f'\\"{WHEEL}\\"' not in text and f"]({WHEEL})" not in text
+    assert f"]({(ROOT / 'module').as_uri()}/#" in text
     assert nb.metadata.seqlabs.wheel_url == (ROOT / "notebooks" / WHEEL).as_uri()
     if lab == "rnn-gradient":
         assert '    "sigma_max": 1.0,  # σmax of W_hh: from 0.5 to 1.5' in tagged(nb, "parameters").source
@@ -329,11 +344,13 @@ def test_the_exercise_notebook_checks_with_the_pages_checker(executed):
 
 # --- the install cell's other ways ---------------------------------------------------------
 
-def start_install_cell(site_dir, url: str, target: Path, cwd: Path) -> subprocess.Popen:
+def start_install_cell(site_dir, url: str | None, target: Path, cwd: Path) -> subprocess.Popen:
     """The install cell in a Python that cannot import seqlabs (-S: no site-packages, so not the
     project's editable install); pip puts what it installs into target, which that Python imports."""
     nb = read_notebook(site_dir, "rnn-gradient")
-    source = tagged(nb, "install").source.replace(nb.metadata.seqlabs.wheel_url, url)
+    source = tagged(nb, "install").source
+    if url is not None:  # as the page writes it, with the wheel's address; None: the file as served
+        source = source.replace(f'"{nb.metadata.seqlabs.wheel_url}"', f'"{url}"')
     target.mkdir()
     env = {**os.environ, "PYTHONPATH": str(target), "PIP_TARGET": str(target), "PIP_NO_DEPS": "1"}
     return subprocess.Popen([sys.executable, "-S", "-c", source], cwd=cwd, env=env, text=True,
@@ -351,8 +368,11 @@ def test_the_install_cell_takes_the_wheel_from_the_site_then_from_beside_the_not
     shutil.copyfile(site_dir / "notebooks" / WHEEL, tmp_path / WHEEL)
     jobs = [start_install_cell(site_dir, f"{server}/notebooks/{WHEEL}", tmp_path / "a", tmp_path),
             start_install_cell(site_dir, gone, tmp_path / "b", tmp_path),              # a wheel beside it
-            start_install_cell(site_dir, gone, tmp_path / "c", tmp_path / "empty")]    # none anywhere
-    (site_rc, site_out, site_err), (local_rc, local_out, local_err), (none_rc, none_out, none_err) = map(finished, jobs)
+            start_install_cell(site_dir, gone, tmp_path / "c", tmp_path / "empty"),    # none anywhere
+            start_install_cell(site_dir, None, tmp_path / "d", tmp_path),              # the file as served
+            start_install_cell(site_dir, None, tmp_path / "e", tmp_path / "empty")]
+    (site_rc, site_out, site_err), (local_rc, local_out, local_err), (none_rc, none_out, none_err), \
+        (served_rc, served_out, served_err), (lost_rc, _, lost_err) = map(finished, jobs)
     assert site_rc == 0, site_err
     assert f"seqlabs {VERSION} from {tmp_path / 'a' / 'seqlabs'}" in site_out
     assert local_rc == 0, local_err
@@ -361,3 +381,10 @@ def test_the_install_cell_takes_the_wheel_from_the_site_then_from_beside_the_not
     assert none_rc != 0
     assert (f"seqlabs {VERSION} could not be installed: download {gone} in your browser, "
             "put it next to this notebook and run this cell again.") in none_err
+    # The file as the site stores it tries no address: the wheel beside it, or where to get one.
+    assert served_rc == 0, served_err
+    assert "pip could not install" not in served_out
+    assert f"seqlabs {VERSION} from {tmp_path / 'd' / 'seqlabs'}" in served_out
+    assert lost_rc != 0
+    assert (f"seqlabs {VERSION} could not be installed: download {WHEEL} (in the notebooks/ folder of the site "
+            "this notebook came from) in your browser, put it next to this notebook and run this cell again.") in lost_err

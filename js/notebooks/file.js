@@ -39,13 +39,18 @@ export async function fetchNotebook(name) {
   }
 }
 
-// The site's address as seen from this page, wherever the site is served (a sub-path, another
-// host than the one it was built for), in every cell: the wheel's URL and the links to the page.
+// The file on the site names no address (one build is served from many places): its links
+// (`](../module/…`) and the wheel (its bare name) are relative to the file's place on the site, as
+// its metadata says. Resolved against the address this page came from, a sub-path or another host
+// than the build's included, they work from wherever the saved copy is opened.
 export function pointAtThisSite(nb) {
   const meta = nb.metadata.seqlabs;
-  for (const cell of nb.cells) cell.source = text(cell).split(meta.site).join(root.href);
-  meta.site = root.href;
-  meta.wheel_url = new URL(`notebooks/${meta.wheel}`, root).href;
+  const here = notebookUrl(meta.notebook);
+  const site = new URL(meta.site, here).href, wheel = new URL(meta.wheel_url, here).href;
+  const swaps = [[`](${meta.wheel_url})`, `](${wheel})`], [`"${meta.wheel_url}"`, `"${wheel}"`], [`](${meta.site}`, `](${site}`]];
+  for (const cell of nb.cells) cell.source = swaps.reduce((src, [from, to]) => src.split(from).join(to), text(cell));
+  meta.site = site;
+  meta.wheel_url = wheel;
   return nb;
 }
 

@@ -6,8 +6,13 @@ Each lab notebook installs seqlabs, holds the lab's settings in a cell tagged `p
 `seqlabs.api.call`, prints its key numbers and draws with matplotlib what the figure draws. The
 page downloads these files and writes its current settings into that cell: it replaces the value
 on each `    "name": value,  # comment` line, so the value written here must never contain the
-separator ",  # ", and it replaces the site's address (in the links and the wheel's URL) by its own,
-which it finds in the notebook's metadata.
+separator ",  # ", and it makes the site's address (in the links and the wheel's URL) absolute.
+
+A file as the site stores it names no address at all, since one build is served from many places
+(a GitHub Pages site, a copy on localhost, a SCORM package in an LMS): its links and the wheel are
+written relative to the file's own place on the site (`../module/`, the wheel's bare name beside
+it), as the notebook's metadata records, and the page resolves them against the address it was
+served from when it saves a copy.
 """
 import html
 import json
@@ -25,7 +30,7 @@ OUT = Path("build") / FOLDER
 LABS = ["embedding-analogy", "parallel-steps", "rnn-gradient", "long-gap", "bottleneck", "bahdanau-alignment"]
 EXERCISES = "code-exercises"
 SEPARATOR = ",  # "                       # between a setting's value and its comment
-NO_SITE = "https://YOUR-SITE/"             # without a site_url; the page writes its own address
+SITE = "../"                               # the site's root, from a notebook in notebooks/
 
 # --- the cells every notebook shares -------------------------------------------------------
 
@@ -34,19 +39,24 @@ INSTALL_TEXT = """\
 
 The next cell makes `seqlabs` {version}, the package that computes the site's figures,
 importable. A copy of that version that is already installed is used as it is. Otherwise pip
-installs the wheel the site ships, from its address on the site, and if that address cannot be
-reached, from a file of the same name in the folder of this notebook. If neither works (the site
-is a copy on your own computer, it is not public, or the notebook runs without network), download
-[the wheel]({url}) in your browser, put it next to this notebook (in Colab: the *Files* panel on
-the left, *Upload*), and run the cell again. pip also installs numpy if it is missing."""
+installs the wheel the site ships, `{wheel}`, which sits in the site's
+`notebooks/` folder beside this notebook's own file. A notebook saved with the page's *Download as a notebook* holds
+the wheel's full address on the site in `WHEEL_URL`, and pip fetches it from there first; a file
+taken straight from the site's folder holds only the wheel's name. Either way pip then looks for a
+file of that name in the folder of this notebook. If that fails too (the site is a copy on your
+own computer, it is not public, or the notebook runs without network), download
+[the wheel]({url}) from the site's `notebooks/` folder in your browser, put it next to
+this notebook (in Colab: the *Files* panel on the left, *Upload*), and run the cell again. pip also
+installs numpy if it is missing."""
 
 INSTALL_CODE = '''\
 import importlib, subprocess, sys
 from pathlib import Path
 
 SEQLABS_VERSION = "{version}"
-WHEEL_URL = "{url}"
+WHEEL_URL = "{url}"  # the wheel's address on the site, or only its name in the site's own copy
 LOCAL_WHEEL = Path(WHEEL_URL.rsplit("/", 1)[-1])
+ONLINE = "://" in WHEEL_URL
 
 
 def seqlabs_version():
@@ -71,9 +81,11 @@ def pip_install(source):
 
 
 if seqlabs_version() != SEQLABS_VERSION:
-    got = pip_install(WHEEL_URL) or (LOCAL_WHEEL.is_file() and pip_install(str(LOCAL_WHEEL.resolve())))
+    got = ((ONLINE and pip_install(WHEEL_URL))
+           or (LOCAL_WHEEL.is_file() and pip_install(str(LOCAL_WHEEL.resolve()))))
     if not (got and seqlabs_version() == SEQLABS_VERSION):
-        raise RuntimeError(f"seqlabs {{SEQLABS_VERSION}} could not be installed: download {{WHEEL_URL}} "
+        where = WHEEL_URL if ONLINE else f"{{LOCAL_WHEEL}} (in the notebooks/ folder of the site this notebook came from)"
+        raise RuntimeError(f"seqlabs {{SEQLABS_VERSION}} could not be installed: download {{where}} "
                            "in your browser, put it next to this notebook and run this cell again.")
 
 import seqlabs
@@ -81,7 +93,8 @@ print(f"seqlabs {{seqlabs.__version__}} from {{Path(seqlabs.__file__).parent}}")
 
 
 def install_cells(version: str, url: str) -> list:
-    return [new_markdown_cell(INSTALL_TEXT.format(version=version, url=url)),
+    wheel_name = url.rsplit("/", 1)[-1]
+    return [new_markdown_cell(INSTALL_TEXT.format(version=version, url=url, wheel=wheel_name)),
             new_code_cell(INSTALL_CODE.format(version=version, url=url), metadata={"tags": ["install"]})]
 
 
@@ -505,7 +518,7 @@ def exercises_notebook(docs: Path, site: str, version: str, url: str):
 
 def finish(cells: list, name: str, site: str, url: str):
     """Stable cell ids (the same build gives the same bytes), the kernel, and what the page reads:
-    the site's address, which it replaces in every cell by its own, and the wheel's."""
+    the site's address and the wheel's as written in the cells, which it makes absolute."""
     for k, cell in enumerate(cells):
         cell["id"] = f"{name}-{k}"
     nb = new_notebook(cells=cells, metadata={
@@ -522,13 +535,13 @@ def write_if_changed(path: Path, text: str) -> None:
         path.write_text(text)
 
 
-def ensure(root: Path, docs: Path, site_url: str | None, labs: dict) -> Path:
-    """Writes every notebook and the wheel into build/notebooks/; returns that folder."""
+def ensure(root: Path, docs: Path, labs: dict) -> Path:
+    """Writes every notebook and the wheel into build/notebooks/; returns that folder. The
+    build's site_url is deliberately not used: the files name no address (see the docstring)."""
     out = root / OUT
     out.mkdir(parents=True, exist_ok=True)
     built = wheel.ensure(root)
-    site = site_url or NO_SITE
-    url = f"{site}{FOLDER}/{built.name}"
+    site, url = SITE, built.name  # both relative to notebooks/<name>.ipynb
     version = wheel.package_version(root)
     books = {lab: lab_notebook(lab, labs[lab]["schema"], docs, site, version, url) for lab in LABS}
     books[EXERCISES] = exercises_notebook(docs, site, version, url)
