@@ -1,13 +1,17 @@
 """Embed pages: one figure alone, in the reader's scheme, working in a cross-origin sandboxed
-iframe, and telling the host page its height."""
+iframe, telling the host page its height, fitting the fixed height of its snippet where the LMS
+drops the script, and opening its links in a new tab."""
 import functools
+import html
 import http.server
 import json
+import re
 import threading
 
 import pytest
 
-from conftest import NO_SNAPSHOT_DOWNLOAD, OPEN_SHADOW_ROOTS, OriginGuard, QuietHandler
+from conftest import NO_SNAPSHOT_DOWNLOAD, OPEN_SHADOW_ROOTS, OriginGuard, QuietHandler, ROOT
+from seqbuild import instructors
 
 pytestmark = pytest.mark.browser
 LABS = ["embedding-analogy", "parallel-steps", "rnn-gradient", "long-gap", "bottleneck", "bahdanau-alignment"]
@@ -95,3 +99,164 @@ def test_cross_origin_sandboxed_iframe_runs_its_lab_and_sizes_itself(browser, se
     assert abs(height - ours[-1]["height"]) <= 1
     context.close()
     assert off == []
+
+
+# --- the snippets on the instructors' page, in a course page that keeps or drops the script --------
+
+SNIPPET_WIDTH = 800  # the column the heights in seqbuild.instructors.EMBED_HEIGHTS are measured for
+CONTENT_HEIGHT = """() => {
+  const content = document.querySelector('.md-content') ?? document.body;  // as js/lms/embed.js measures it
+  return Math.ceil(content.getBoundingClientRect().bottom + window.scrollY + 16);
+}"""
+
+
+def built_snippets(site_dir) -> dict:
+    """Each lab's snippet as the instructors' page shows it (before the page fills in its address)."""
+    page = (site_dir / "instructors" / "index.html").read_text()
+    found = {}
+    for block in re.findall(r"<pre\b.*?</pre>", page, re.S):
+        text = html.unescape(re.sub(r"<[^>]+>", "", block))
+        lab = re.search(r'src="https://YOUR-SITE/embed/([a-z0-9-]+)/', text)
+        if lab:
+            found[lab.group(1)] = text.strip()
+    return found
+
+
+@pytest.fixture
+def course_server(tmp_path):
+    """Serves course pages written into tmp_path from another origin than the site's."""
+    handler = functools.partial(QuietHandler, directory=str(tmp_path))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield tmp_path, f"http://127.0.0.1:{httpd.server_port}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def course_page(folder, name: str, body: str) -> str:
+    (folder / name).write_text(f"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Course</title>
+<style>body {{ margin: 0 }} main {{ width: {SNIPPET_WIDTH}px }}</style></head><body><main>{body}</main></body></html>""")
+    return name
+
+
+def course_context(browser, server, host):
+    context = browser.new_context(viewport={"width": 1000, "height": 900})
+    context.add_init_script(NO_SNAPSHOT_DOWNLOAD)
+    context.add_init_script(OPEN_SHADOW_ROOTS)
+    site, course = OriginGuard(server), OriginGuard(host)
+    context.off = []
+
+    def route(r):
+        if site.allowed(r.request.url) or course.allowed(r.request.url):
+            r.continue_()
+        else:
+            context.off.append(r.request.url)
+            r.abort()
+
+    context.route("**/*", route)
+    return context
+
+
+def test_every_lab_has_a_snippet_with_the_one_tables_height(site_dir):
+    snippets = built_snippets(site_dir)
+    assert set(snippets) == set(instructors.EMBED_HEIGHTS) == {p.stem for p in (ROOT / "docs" / "embed").glob("*.md")}
+    for lab, text in snippets.items():
+        assert f"height: {instructors.snippet_height(lab)}px" in text, lab
+        assert f'sandbox="{instructors.SANDBOX}"' in text and "assets/js/embed-host.js" in text
+
+
+@pytest.mark.parametrize("lab", LABS)
+def test_a_snippet_without_its_script_shows_the_whole_lab_at_800_px(browser, server, site_dir, course_server, lab):
+    """Moodle drops the <script> line: the iframe keeps the snippet's height, which must hold the
+    lab as it loads (tables closed) at 800 px wide, and not be more than 10% too tall."""
+    folder, host = course_server
+    snippet = built_snippets(site_dir)[lab].replace("https://YOUR-SITE/", f"{server}/")
+    frame_only = re.sub(r"\s*<script\b.*?</script>", "", snippet, flags=re.S)
+    assert "<script" not in frame_only
+    page_name = course_page(folder, f"{lab}.html", frame_only.replace("<iframe ", '<iframe id="lab" ', 1))
+    context = course_context(browser, server, host)
+    page = context.new_page()
+    page.goto(f"{host}/{page_name}", wait_until="load")
+    box = page.locator("#lab").bounding_box()
+    assert box["width"] == SNIPPET_WIDTH
+    frame = page.frame_locator("#lab")
+    frame.locator(f"figure[data-lab='{lab}'][data-drawn]").wait_for(timeout=60_000)
+    inner = next(f for f in page.frames if f.url.startswith(f"{server}/embed/{lab}/"))
+    inner.evaluate("() => document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))")
+    heights = [inner.evaluate(CONTENT_HEIGHT)]  # as first drawn, from the build's numbers
+    assert inner.evaluate("() => [...document.querySelectorAll('figure[data-lab] details')].every((d) => !d.open)")
+    # ... and once Python is ready (its status line says something else).
+    frame.locator("figure[data-lab] .lab-status[data-state='ready']").wait_for(timeout=120_000)
+    inner.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    heights.append(inner.evaluate(CONTENT_HEIGHT))
+    measured, given = max(heights), box["height"]
+    context.close()
+    assert context.off == []
+    note = f"{lab}: measured {heights} px at {SNIPPET_WIDTH} px wide; seqbuild.instructors.EMBED_HEIGHTS has " \
+           f"{instructors.EMBED_HEIGHTS[lab][1]}, the snippet {given:.0f}"
+    print(note)
+    assert given == instructors.snippet_height(lab)
+    assert measured <= given, "the lab is cut off: " + note
+    assert given <= 1.1 * measured, "the frame is more than 10% too tall: " + note
+    assert abs(instructors.EMBED_HEIGHTS[lab][1] - measured) <= 0.1 * measured, note
+
+
+def test_no_link_in_an_embed_page_navigates_its_frame(browser, server, site_dir, course_server):
+    """In an LMS a followed link would replace the lab in the course page's frame: every link opens
+    a new tab instead (in-page anchors excepted), and clicking each leaves the frame where it was."""
+    folder, host = course_server
+    snippets = built_snippets(site_dir)
+    context = course_context(browser, server, host)
+    page = context.new_page()
+    clicked = 0
+    for lab in LABS:
+        snippet = snippets[lab].replace("https://YOUR-SITE/", f"{server}/").replace("<iframe ", '<iframe id="lab" ', 1)
+        page.goto(f"{host}/{course_page(folder, f'links-{lab}.html', snippet)}", wait_until="load")
+        frame = page.frame_locator("#lab")
+        frame.locator(f"figure[data-lab='{lab}'][data-drawn]").wait_for(timeout=60_000)
+        inner = next(f for f in page.frames if f.url.startswith(f"{server}/embed/{lab}/"))
+        start = inner.url
+        links = inner.evaluate("""() => [...document.querySelectorAll('a[href]')].map((a, k) => ({
+            k, href: a.getAttribute('href'), url: a.href, target: a.target, rel: a.rel,
+            download: a.hasAttribute('download'), visible: a.checkVisibility()}))""")
+        leaving = [l for l in links if not l["href"].startswith("#") and not l["download"]]
+        assert leaving, lab
+        for link in leaving:
+            assert link["target"] == "_blank" and "noopener" in link["rel"].split(), (lab, link)
+        visible = [l for l in leaving if l["visible"]]
+        assert any("instructors/" in l["url"] for l in visible), lab  # How to open it in Jupyter or Colab
+        for link in visible:
+            with context.expect_page() as opened:
+                frame.locator("a[href]").nth(link["k"]).click()
+            tab = opened.value
+            tab.wait_for_load_state("domcontentloaded")
+            assert tab.url.split("#")[0] == link["url"].split("#")[0], (lab, link)
+            tab.close()
+            clicked += 1
+            assert inner.url == start and page.url.startswith(host), (lab, link)
+            assert inner.locator(f"figure[data-lab='{lab}']").count() == 1
+    context.close()
+    assert context.off == []
+    assert clicked >= len(LABS)
+
+
+def test_the_preview_on_the_instructors_page_grows_to_fit_its_lab(page, server, site_dir):
+    built = (site_dir / "instructors" / "index.html").read_text()
+    assert re.search(r'<iframe[^>]*id="embed-preview"[^>]*height: 900px', built)
+    assert '<script src="../assets/js/embed-host.js"></script>' in built  # the snippets' own script
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"{server}/instructors/", wait_until="load")
+    preview = page.locator("#embed-preview")
+    assert preview.get_attribute("sandbox") == instructors.SANDBOX
+    start = 900  # as built; it may have grown already, since lazy frames load a screen or two ahead
+    preview.scroll_into_view_if_needed()
+    page.frame_locator("#embed-preview").locator("figure[data-lab][data-drawn]").wait_for(timeout=60_000)
+    inner = next(f for f in page.frames if "/embed/rnn-gradient/" in f.url)
+    page.wait_for_function("(start) => document.getElementById('embed-preview').getBoundingClientRect().height > start + 100",
+                           arg=start, timeout=30_000)
+    page.wait_for_timeout(500)
+    content = inner.evaluate(CONTENT_HEIGHT)
+    height = preview.evaluate("(f) => f.clientHeight")  # inside its border
+    assert abs(height - content) <= 2, (height, content)
+    # The part the old fixed height cut off ("Input scale" and below) is inside the frame now.
+    assert inner.evaluate("() => document.querySelector('figure[data-lab]').getBoundingClientRect().bottom") <= height

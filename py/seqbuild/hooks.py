@@ -9,7 +9,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
-from seqbuild import bundle, labdata, mathrender, models, notebooks, snapshot, vendor
+from seqbuild import bundle, instructors, labdata, mathrender, models, notebooks, snapshot, vendor
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILD = ROOT / "build"
@@ -31,7 +31,7 @@ def on_config(config):
     _labs.clear()
     _labs.update(labdata.load(ROOT))
     # After the models (the wheel carries them) and the lab data (the notebooks use the schemas).
-    notebooks.ensure(ROOT, Path(config["docs_dir"]), config["site_url"], _labs)
+    notebooks.ensure(ROOT, Path(config["docs_dir"]), _labs)
     return config
 
 
@@ -43,6 +43,14 @@ def on_files(files, config):
                 files.append(File(rel, src_dir=str(BUILD), dest_dir=config["site_dir"],
                                   use_directory_urls=config["use_directory_urls"]))
     return files
+
+
+def on_page_markdown(markdown, page, config, files):
+    # Counts and snippets the instructors' page states about the module, from the module itself.
+    try:
+        return instructors.fill(markdown, Path(config["docs_dir"]), page.file.src_path)
+    except ValueError as err:
+        raise PluginError(f"instructors: {err}") from None
 
 
 def with_lab_data(html, page):

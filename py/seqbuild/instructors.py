@@ -1,0 +1,123 @@
+"""Facts the instructors' page states about the rest of the site, filled in at build time so they
+cannot drift from it: how many exercises the module has (counted in docs/module.md), and the
+embeddable labs with their iframe snippets (the list of docs/embed/, titles from their pages,
+sections from where the module includes each figure, heights from EMBED_HEIGHTS below).
+
+A page writes `{{ seqlabs.<name> }}`; an unknown name stops the build.
+"""
+import html
+import math
+import re
+from pathlib import Path
+
+# Each embed page's height in CSS pixels in an iframe 800 px wide, its tables closed as on load,
+# measured in Chromium by tests/test_embed_browser.py, which fails when a figure here is more than
+# 10% off and prints the measured ones (last measured 2026-12-04, Chromium 156). Measured rather
+# than computed: the build has no browser, and the charts lay themselves out in it.
+# The order is the snippets' order; the label is the snippet's tab, after the section number.
+EMBED_HEIGHTS = {
+    "embedding-analogy": ("Analogies", 1942),
+    "parallel-steps": ("Steps", 1710),
+    "rnn-gradient": ("Gradients", 1710),
+    "long-gap": ("Long gap", 1755),
+    "bottleneck": ("Bottleneck", 2137),
+    "bahdanau-alignment": ("Alignment", 1849),
+}
+HEADROOM = 1.03      # the snippet's iframe is this much taller, rounded up to 10 px: fonts differ
+SANDBOX = "allow-scripts allow-same-origin allow-downloads allow-popups allow-popups-to-escape-sandbox"
+SITE = "https://YOUR-SITE/"  # js/page/site-address.js puts the address the page was served from here
+
+TOKEN = re.compile(r"\{\{\s*seqlabs\.([a-z_]+)\s*\}\}")
+EXERCISE = re.compile(r'<div\b[^>]*\bclass="(?:[^"]*\s)?exercise(?:\s[^"]*)?"[^>]*>')
+HEADING = re.compile(r"^## (\d+\.\d+) ", re.M)
+
+
+def snippet_height(lab: str) -> int:
+    return int(math.ceil(EMBED_HEIGHTS[lab][1] * HEADROOM / 10) * 10)
+
+
+def words_list(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def exercise_facts(module_md: str) -> dict:
+    """The counts, from the exercise boxes of the module's Markdown (each is one .exercise)."""
+    end = module_md.index("\n## Exercises")
+    boxes = [(m.start(), m.group(0)) for m in EXERCISE.finditer(module_md)]
+    code = [(at, tag) for at, tag in boxes if "code-exercise" in tag]
+
+    def section(at):
+        found = HEADING.findall(module_md[:at])
+        return found[-1] if found else ""
+
+    code_sections = sorted({section(at) for at, _ in code if at < end})
+    return {
+        "exercises": str(len(boxes)),
+        "exercises_at_end": str(sum(at > end for at, _ in boxes)),
+        "exercises_in_sections": str(sum(at < end for at, _ in boxes)),
+        "code_exercises": str(len(code)),
+        "code_exercise_sections": words_list(code_sections) if code_sections else "",
+    }
+
+
+def front_matter_title(page: Path) -> str:
+    match = re.search(r'^title:\s*"?(.*?)"?\s*$', page.read_text(), re.M)
+    if not match:
+        raise ValueError(f"{page} has no title in its front matter")
+    return match.group(1)
+
+
+def embeds(docs: Path, module_md: str) -> list[dict]:
+    pages = {p.stem for p in (docs / "embed").glob("*.md")}
+    if pages != set(EMBED_HEIGHTS):
+        raise ValueError("docs/embed/ and seqbuild.instructors.EMBED_HEIGHTS list different labs: "
+                         f"only pages {sorted(pages - set(EMBED_HEIGHTS))}, only heights {sorted(set(EMBED_HEIGHTS) - pages)}")
+    found = []
+    for lab, (label, measured) in EMBED_HEIGHTS.items():
+        at = module_md.find(f'--8<-- "figures/{lab}.md"')
+        sections = HEADING.findall(module_md[:at]) if at >= 0 else []
+        found.append({"lab": lab, "label": label, "measured": measured, "height": snippet_height(lab),
+                      "title": front_matter_title(docs / "embed" / f"{lab}.md"),
+                      "section": sections[-1] if sections else "home page"})
+    return found
+
+
+def embed_table(items: list[dict]) -> str:
+    rows = ["| Figure or lab | Section | Page | Height of its snippet |", "|---|---|---|---:|"]
+    rows += [f"| {e['title']} | {e['section']} | [embed/{e['lab']}/](embed/{e['lab']}.md) | {e['height']:,} px |"
+             for e in items]
+    return "\n".join(rows)
+
+
+def snippet(e: dict) -> str:
+    code = f"""<iframe src="{SITE}embed/{e['lab']}/?scheme=light"
+        title="{html.escape(e['title'])}"
+        style="width: 100%; height: {e['height']}px; border: 0"
+        sandbox="{SANDBOX}"
+        loading="lazy"></iframe>
+<script src="{SITE}assets/js/embed-host.js"></script>"""
+    body = "\n".join(f"    {line}" for line in ["```html", *code.splitlines(), "```"])
+    return f'=== "{e["section"]} {e["label"]}"\n\n{body}\n'
+
+
+def facts(docs: Path) -> dict:
+    module_md = (docs / "module.md").read_text()
+    items = embeds(docs, module_md)
+    return {**exercise_facts(module_md), "embed_table": embed_table(items),
+            "embed_snippets": "\n".join(snippet(e) for e in items),
+            "embed_count": str(len(items)), "sandbox": SANDBOX}
+
+
+def fill(markdown: str, docs: Path, where: str) -> str:
+    """The page's Markdown with every {{ seqlabs.<name> }} replaced by its value."""
+    if not TOKEN.search(markdown):
+        return markdown
+    known = facts(docs)
+
+    def value(match):
+        name = match.group(1)
+        if name not in known:
+            raise ValueError(f"{where} asks for {{{{ seqlabs.{name} }}}}, which the build does not know "
+                             f"(it knows {', '.join(sorted(known))})")
+        return known[name]
+    return TOKEN.sub(value, markdown)
