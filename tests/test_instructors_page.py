@@ -5,6 +5,8 @@ import re
 
 import pytest
 
+from mkdocs.utils import yaml_load
+
 from conftest import ROOT
 from seqbuild import instructors
 
@@ -26,7 +28,8 @@ def test_the_page_types_no_exercise_count():
     source = SOURCE.read_text()
     typed = re.findall(rf"\b{NUMBER}\s+(?:[\w-]+\s+){{0,2}}exercises\b", source, re.I)
     assert typed == [], f"docs/instructors.md types a count of exercises: {typed}"
-    assert re.findall(rf"\b(?:from )?0 to {NUMBER}\b", source) == []  # a score's range is counted too
+    assert re.findall(rf"\b(?:from )?0 to (?!100\b){NUMBER}\b", source) == []  # nor a score out of them
+    assert not re.search(r"(?:passed|mastery|pass) (?:\w+ ){0,3}(?:from )?\d+ ?%?", source)  # the mastery score is read
     assert "{{ seqlabs.exercises }}" in source
 
 
@@ -36,7 +39,9 @@ def test_the_exercise_count_on_the_page_is_the_modules(site_dir):
     text = text_of((site_dir / "instructors" / "index.html").read_text())
     assert "{{" not in text and "seqlabs." not in text.replace("seqlabs.zip", "")
     assert f"reports on its {n} exercises" in text
-    assert f"a raw score from 0 to {n}" in text and f"until all {n} are done" in text
+    assert f"once all {n} are done" in text and "score runs from 0 to 100" in text
+    mastery = yaml_load(open(ROOT / "mkdocs.yml"))["extra"]["scorm"]["mastery_score"]
+    assert f"From {mastery} on, the mastery score" in text and f"{mastery}, the package's mastery score" in text
     facts = instructors.exercise_facts((ROOT / "docs" / "module.md").read_text())
     assert int(facts["exercises_at_end"]) + int(facts["exercises_in_sections"]) == n
 

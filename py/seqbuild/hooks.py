@@ -48,7 +48,7 @@ def on_files(files, config):
 def on_page_markdown(markdown, page, config, files):
     # Counts and snippets the instructors' page states about the module, from the module itself.
     try:
-        return instructors.fill(markdown, Path(config["docs_dir"]), page.file.src_path)
+        return instructors.fill(markdown, Path(config["docs_dir"]), page.file.src_path, config["extra"])
     except ValueError as err:
         raise PluginError(f"instructors: {err}") from None
 

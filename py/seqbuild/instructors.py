@@ -100,19 +100,22 @@ def snippet(e: dict) -> str:
     return f'=== "{e["section"]} {e["label"]}"\n\n{body}\n'
 
 
-def facts(docs: Path) -> dict:
+def facts(docs: Path, extra: dict | None = None) -> dict:
     module_md = (docs / "module.md").read_text()
     items = embeds(docs, module_md)
+    # The SCORM packages' mastery score, as py/seqbuild/scorm.py writes it into their manifests.
+    mastery = ((extra or {}).get("scorm") or {}).get("mastery_score", 80)
     return {**exercise_facts(module_md), "embed_table": embed_table(items),
             "embed_snippets": "\n".join(snippet(e) for e in items),
-            "embed_count": str(len(items)), "sandbox": SANDBOX}
+            "embed_count": str(len(items)), "sandbox": SANDBOX, "scorm_mastery": str(mastery)}
 
 
-def fill(markdown: str, docs: Path, where: str) -> str:
-    """The page's Markdown with every {{ seqlabs.<name> }} replaced by its value."""
+def fill(markdown: str, docs: Path, where: str, extra: dict | None = None) -> str:
+    """The page's Markdown with every {{ seqlabs.<name> }} replaced by its value; extra is
+    mkdocs.yml's extra block."""
     if not TOKEN.search(markdown):
         return markdown
-    known = facts(docs)
+    known = facts(docs, extra)
 
     def value(match):
         name = match.group(1)
