@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve build test bench bundle scorm lms chromium setup clean
+.PHONY: serve build test bench bundle scorm lms chromium engines setup clean
 .DEFAULT_GOAL := serve
 
 $(VENV)/bin/python:
@@ -22,7 +22,7 @@ $(VENV)/.test-deps: pyproject.toml $(VENV)/.site-deps
 	touch $@
 
 node_modules/.installed: package.json package-lock.json
-	npm ci --no-audit --no-fund --loglevel=error
+	PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
 build/assets/vendor/.stamp: node_modules/.installed $(VENV)/.site-deps py/seqbuild/vendor.py
@@ -40,9 +40,18 @@ serve: setup
 chromium:
 	@test -x /usr/bin/chromium || { apt-get update && apt-get install -y chromium; }
 
+# The cross-engine suite (tests/test_engines.py): Firefox driven over WebDriver BiDi by
+# puppeteer-core (no geckodriver, no browser download), WebKitGTK's MiniBrowser by
+# WebKitWebDriver under a virtual X display. One apt command at a time: two at once fail on
+# the dpkg lock.
+engines: chromium
+	@test -x /usr/bin/firefox-esr && test -x /usr/bin/WebKitWebDriver && test -x /usr/bin/xvfb-run \
+	  && test -x /usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser \
+	  || { apt-get update && apt-get install -y firefox-esr webkit2gtk-driver xvfb; }
+
 # Two workers: most of the suite waits on Chromium and Pyodide; files stay whole on one worker
 # (module fixtures), and the site is built once and shared (tests/conftest.py).
-test: setup $(VENV)/.test-deps chromium
+test: setup $(VENV)/.test-deps engines
 	$(PY) -m pytest -n 2 --dist loadfile
 
 bundle: build
