@@ -142,6 +142,7 @@ FOCUSED = r"""
     what: `${a11y.name(a)}${a.getAttribute("aria-label") ? ` [${a.getAttribute("aria-label").slice(0, 30)}]` : ""}` +
           `${a.id ? "#" + a.id : ""}`,
     figure: a.closest("figure[data-lab]")?.dataset.lab ?? null,
+    credit: Boolean(a.closest(".seqlabs-embed-credit")),
     content,
     visible: r.width > 0 && r.height > 0 && a.checkVisibility({ visibilityProperty: true }),
     hiddenAttr: Boolean(a.closest("[hidden]")),

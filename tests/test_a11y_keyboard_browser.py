@@ -116,7 +116,9 @@ def test_tab_reaches_every_control_of_the_module_page(page, server):
 def test_tab_reaches_every_control_of_an_embed_page(page, server, lab):
     open_page(page, server, f"embed/{lab}/")
     forward, _ = check_walk(page)
-    assert forward and all(s["figure"] == lab for s in forward if s["content"])
+    # Only the figure, and the credit line under it that its licence asks for.
+    assert forward and all(s["figure"] == lab or s["credit"] for s in forward if s["content"])
+    assert [s for s in forward if s["credit"]], "the embed page's credit line links to the module and the licence"
     check_reverse(page, forward)
 
 

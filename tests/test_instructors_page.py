@@ -69,5 +69,5 @@ def test_the_page_says_what_the_self_checks_are_and_where_grading_goes(site_dir)
     # Moodle strips the script line: the page says what that leaves.
     assert "deletes every <script> element" in text and "keeps the height written in the snippet" in text
     html = (site_dir / "instructors" / "index.html").read_text()
-    assert 'id="scorm-settings-in-moodle-and-canvas"' in html and "TO CONFIRM" in html
+    assert 'id="scorm-settings-in-moodle-and-canvas"' in html and "Maximum grade" in html
     assert "SCORM LTI app" in text

@@ -5,6 +5,7 @@ import json
 import os
 import re
 import subprocess
+import sys
 import zipfile
 from pathlib import Path
 from xml.etree import ElementTree as ET
@@ -23,15 +24,11 @@ NAME = "sequences-before-transformers"
 @pytest.fixture(scope="module")
 def dist(site_dir, tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("lms")
-    before = os.environ.get("SITE_URL")
-    os.environ["SITE_URL"] = SITE_URL
-    try:
-        assert lms.main(site_dir, out) == 0
-    finally:
-        if before is None:
-            del os.environ["SITE_URL"]
-        else:
-            os.environ["SITE_URL"] = before
+    # As `make lms` runs it, in a process of its own: the PDFs are printed with Playwright's sync
+    # API, which cannot start inside this worker's own running Playwright session.
+    run = subprocess.run([sys.executable, "-m", "seqbuild.lms", str(site_dir), str(out)],
+                         env={**os.environ, "SITE_URL": SITE_URL}, capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout + run.stderr
     return out
 
 
