@@ -2,7 +2,8 @@
 the usual way and only then, in idle time, stores the snapshot; the next start restores from it
 and every lab computes exactly what a booted worker does; a damaged or foreign file falls back
 to the usual boot; a new build's snapshot replaces the old one; two restores draw different
-random numbers; a browser that asks to save data never downloads it."""
+random numbers; a browser that asks to save data never downloads it, nor one whose engine the
+image does not suit (decided from the manifest before any download)."""
 import gzip
 import json
 import time
@@ -172,3 +173,49 @@ def test_a_browser_that_asks_to_save_data_does_not_download_it(make_context, ser
     outcome = stored_by_the_page(page)
     assert outcome["status"] == "skipped" and "save data" in outcome["reason"]
     assert requests == []
+
+
+def test_an_image_this_browser_cannot_use_is_never_downloaded_nor_read(make_context, server, site_dir):
+    """The manifest records the engine-dependent choices baked into the image; the page and the
+    worker decide from them, by feature detection, before anything is downloaded or read. Here
+    the manifest says the image's function table was laid out by an engine that gives a wasm
+    function several JS objects (as WebKit's does), which the restore cannot undo in any browser:
+    no .snap is requested, and a copy stored earlier is not even read by the worker (it boots the
+    usual way without trying a restore, so nothing is marked refused)."""
+    m = manifest(site_dir)
+    assert m["engine"] == {"jspi": False, "countArgs": False, "funcrefIdentity": True,
+                           "tableStart": m["engine"]["tableStart"]}, m["engine"]
+    context, _ = make_context(store_snapshot=True)
+    page = context.new_page()
+    page.goto(f"{server}/embed/rnn-gradient/", wait_until="load")
+    assert page.evaluate(STORE) == "stored"  # an earlier, compatible build's file
+    unusable = dict(m, engine=dict(m["engine"], funcrefIdentity=False))
+    context.route("**/assets/snapshot/manifest.json", lambda route: route.fulfill(json=unusable))
+    snap_requests, console = [], []
+    context.on("request", lambda r: ".snap" in r.url and snap_requests.append(r.url))
+    page.on("console", lambda msg: console.append(msg.text))
+    assert start_python(page, server) == "boot"
+    outcome = stored_by_the_page(page)
+    assert outcome["status"] == "skipped" and "several JS objects" in outcome["reason"], outcome
+    assert snap_requests == []
+    assert not any("snapshot not used" in line for line in console), console
+    assert not any(u.endswith("?refused") for u in cached_urls(page))  # no restore was tried, so none failed
+    got = page.evaluate("() => window.seqlabs.python.call('rnn-gradient', {})")
+    assert got["params"] == api.call("rnn-gradient")["params"]
+
+
+def test_an_image_made_with_jspi_is_not_downloaded_where_the_page_has_none(make_context, server, site_dir):
+    m = manifest(site_dir)
+    context, _ = make_context(store_snapshot=True)
+    context.add_init_script("delete WebAssembly.Suspending")  # this page's browser: no JSPI
+    needs_jspi = dict(m, engine=dict(m["engine"], jspi=True))
+    context.route("**/assets/snapshot/manifest.json", lambda route: route.fulfill(json=needs_jspi))
+    page = context.new_page()
+    snap_requests = []
+    context.on("request", lambda r: ".snap" in r.url and snap_requests.append(r.url))
+    page.goto(f"{server}/embed/rnn-gradient/", wait_until="load")
+    outcome = page.evaluate("""async () => {
+        window.seqlabs.python.storeSnapshotWhenIdle();
+        return window.seqlabs.python.snapshotStore; }""")
+    assert outcome["status"] == "skipped" and "promise integration" in outcome["reason"], outcome
+    assert snap_requests == []

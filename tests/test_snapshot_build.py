@@ -35,6 +35,11 @@ def test_the_site_ships_the_verified_snapshot_its_manifest_names(site_dir):
     assert data[:4] == b"QSN1" and len(data) == manifest["bytes"]
     assert hashlib.sha256(data).hexdigest() == manifest["sha256"]
     assert sorted(p.name for p in folder.iterdir()) == sorted([manifest["file"], "manifest.json"])
+    # The engine-dependent choices the page checks before it downloads the image (Node 20:
+    # no JSPI, no wasm GC hence no count-args helper, one JS object per wasm function).
+    engine = manifest["engine"]
+    assert engine["jspi"] is False and engine["countArgs"] is False and engine["funcrefIdentity"] is True
+    assert isinstance(engine["tableStart"], int) and 0 < engine["tableStart"] < manifest["tableSlots"]
 
 
 def test_a_clean_checkout_gets_a_snapshot(site_dir, tmp_path):

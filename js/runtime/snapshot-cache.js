@@ -2,7 +2,11 @@
 // and reading it back. Shared by the worker (restore), the page (idle-time fetch after a first
 // boot) and the offline control. The file travels gzip-compressed (assets/snapshot/*.snap) and
 // is stored unpacked, so a restore reads it without unpacking. Each build's file has its own
-// name; storing one deletes every other, so a new build replaces the old snapshot.
+// name; storing one deletes every other, so a new build replaces the old snapshot. Whether this
+// browser can use a build's file is decided from its manifest, by feature detection, before the
+// file is downloaded or read (snapshotFits in js/runtime/snapshot-restore.js).
+import { snapshotFits } from "./snapshot-restore.js";
+
 export const SNAPSHOT_CACHE = "seqlabs-snapshot";
 
 const fileUrl = (assets, manifest) => new URL(`snapshot/${manifest.file}`, assets).href;
@@ -28,7 +32,7 @@ export async function sha256(bytes) {
 export async function cachedSnapshot(assets) {
   if (!globalThis.caches || !(await caches.has(SNAPSHOT_CACHE))) return null;
   const manifest = await snapshotManifest(assets);
-  if (!manifest) return null;
+  if (!manifest || !snapshotFits(manifest).ok) return null;
   const hit = await (await caches.open(SNAPSHOT_CACHE)).match(fileUrl(assets, manifest));
   return hit ? { manifest, bytes: await hit.arrayBuffer() } : null;
 }
@@ -57,6 +61,8 @@ export async function storeSnapshot(assets, { saveData = false } = {}) {
   }
   const manifest = await snapshotManifest(assets);
   if (!manifest) return { status: "none" };
+  const fits = snapshotFits(manifest);
+  if (!fits.ok) return { status: "skipped", manifest, reason: fits.reason };
   const cache = await caches.open(SNAPSHOT_CACHE);
   const url = fileUrl(assets, manifest);
   const keep = new Set([url, refusedUrl(assets, manifest)]);

@@ -14,6 +14,11 @@
 // convertJsFunctionToWasm, resolveGlobalSymbol; and on the global _createPyodideModule that
 // pyodide.asm.js defines, which loadPyodide uses as is when it is already there. Every step
 // checks what it finds, and any surprise throws: the caller then boots the usual way.
+//
+// The image is made in Node (V8) and restored in Chromium, Firefox and WebKit. What an engine
+// changes in it is recorded in the manifest (manifest.engine) and checked before the page
+// downloads it (snapshotFits); what differs in a way the restore can undo (JSPI hidden, the
+// count-args helper handed over, JavaScriptCore's JS objects for wasm functions) it undoes.
 
 export const FORMAT = "seqlabs-snapshot/1";
 const MAGIC = 0x314e5351; // "QSN1" little-endian
@@ -82,11 +87,17 @@ function fileBytes(snapshot, path) {
 // function of ours runs as the last preRun step: the wasm is instantiated, the file system
 // exists, site-packages is empty, and neither Python nor Pyodide's snapshot restore has run.
 // Its failure makes loadPyodide throw instead of going on with a half-linked runtime.
-export async function withPreRun(hook, start) {
+export async function withPreRun(hook, start, { shareFunctions = false } = {}) {
   const original = globalThis._createPyodideModule;
   if (typeof original !== "function") throw new Error("pyodide.asm.js is not loaded");
   let failure = null;
   globalThis._createPyodideModule = (settings) => {
+    // One start only: a usual boot that follows a restore which timed out must not get the hook.
+    globalThis._createPyodideModule = original;
+    if (shareFunctions) {
+      if (typeof settings.instantiateWasm !== "function") throw new Error("Pyodide instantiates its wasm in an unexpected way");
+      settings.instantiateWasm = tableObjects(settings.instantiateWasm);
+    }
     settings.preRun = [async (Module) => {
       Module.addRunDependency("seqlabs-snapshot");
       try {
@@ -107,6 +118,101 @@ export async function withPreRun(hook, start) {
   } finally {
     globalThis._createPyodideModule = original;
   }
+}
+
+// ---- engines that give one wasm function several JS objects -------------------------------
+
+// V8 gives a wasm function one JS object, whether it is read from an export or from any table
+// slot that holds it; JavaScriptCore (WebKit) gives a new one for each export and each slot.
+// Emscripten's addFunction looks functions up in a map keyed by that object, so under
+// JavaScriptCore it cannot see that an exported function is in the table already and gives
+// every address-taken function a slot of its own: 13,070 slots before the libraries are linked
+// instead of Node's 11,916. The tiny module below puts one function in two slots and exports it.
+export function funcrefIdentity() {
+  const bytes = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 4, 1, 96, 0, 0, 3, 2, 1, 0, 4, 4, 1, 112, 0, 2,
+    7, 9, 2, 1, 102, 0, 0, 1, 116, 1, 0, 9, 8, 1, 0, 65, 0, 11, 2, 0, 0, 10, 4, 1, 2, 0, 11]);
+  const { exports } = new WebAssembly.Instance(new WebAssembly.Module(bytes));
+  return exports.f === exports.t.get(0) && exports.t.get(0) === exports.t.get(1);
+}
+
+// Where that identity is missing, the main module's exported functions are replaced, before
+// Emscripten sees them, by the objects its table holds for them (matched by wasm function index,
+// which is the function's name; the last slot wins, as in Emscripten's map under V8), so that
+// addFunction finds them and the table is laid out as in Node.
+function tableObjects(instantiateWasm) {
+  return (info, receive) => instantiateWasm(info, (instance, module) => {
+    const table = info.env?.__indirect_function_table;
+    if (!(table instanceof WebAssembly.Table)) throw new Error("Pyodide's function table is not among its imports");
+    const inTable = new Map();
+    for (let i = 0; i < table.length; i++) {
+      const fn = table.get(i);
+      if (fn) inTable.set(fn.name, fn);
+    }
+    const exports = {};
+    for (const [name, value] of Object.entries(instance.exports)) {
+      exports[name] = (typeof value === "function" && inTable.get(value.name)) || value;
+    }
+    return receive({ exports }, module);
+  });
+}
+
+// ---- which engines an image suits, decided before it is downloaded -----------------------
+
+// A module with one GC struct type: it validates only where WebAssembly GC is on, which is
+// where CPython's "count args" trampoline helper compiles (getPyEMCountArgsPtr).
+const GC_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 3, 1, 95, 0]);
+
+// What this engine offers that a memory image depends on. Feature detection only.
+export function engineFeatures() {
+  const wasm = typeof WebAssembly === "object" && typeof WebAssembly.Table === "function";
+  let wasmGC = false;
+  let identity = false;
+  try {
+    wasmGC = wasm && WebAssembly.validate(GC_PROBE);
+    identity = wasm && funcrefIdentity();
+  } catch {
+    // a WebAssembly that cannot even run the probes cannot restore either
+  }
+  return {
+    wasm: wasm && typeof BigInt64Array === "function",
+    jspi: wasm && typeof WebAssembly.Suspending === "function",
+    wasmGC,
+    funcrefIdentity: identity,
+  };
+}
+
+// The engine-dependent choices the build's engine baked into the image (manifest.engine):
+//   jspi             Pyodide saw JS promise integration: its function table and run_sync differ.
+//                    An image made without it is restored with JSPI hidden (the worker deletes
+//                    WebAssembly.Suspending); one made with it needs it.
+//   countArgs        CPython's wasm-GC count-args helper was in the image. Made without it, the
+//                    restore hands it over where the engine has wasm GC (relink, useCountArgs);
+//                    made with it, the engine must have wasm GC.
+//   funcrefIdentity  the engine gave a wasm function one JS object; the table was laid out that
+//                    way. The restore lays out engines without it (JavaScriptCore) the same way
+//                    (tableObjects); the reverse it cannot do.
+//   tableStart       the function table's length when the libraries were linked. Known only once
+//                    Pyodide is instantiated: checked by the restore (relink), not here.
+export const ENGINE_CHOICES = ["jspi", "countArgs", "funcrefIdentity", "tableStart"];
+
+// -> {ok: true} or {ok: false, reason}. An image whose manifest names a choice this code does
+// not know, or none at all, is not used: it may rely on something nobody checks.
+export function snapshotFits(manifest, features = engineFeatures()) {
+  const no = (reason) => ({ ok: false, reason });
+  const made = manifest?.engine;
+  if (!made || typeof made !== "object") return no("the manifest does not say which engines its snapshot suits");
+  const unknown = Object.keys(made).filter((k) => !ENGINE_CHOICES.includes(k));
+  if (unknown.length) return no(`the snapshot depends on ${unknown.join(", ")}, which this page cannot check`);
+  if (!features.wasm) return no("this browser lacks WebAssembly with BigInt");
+  if (made.jspi && !features.jspi) return no("the snapshot was made with JS promise integration, which this browser lacks");
+  if (made.countArgs && !features.wasmGC) {
+    return no("the snapshot uses CPython's wasm-GC count-args helper, and this browser has no WebAssembly GC");
+  }
+  if (made.funcrefIdentity !== true) {
+    return no("the snapshot's function table was laid out by an engine that gives a wasm function several JS objects");
+  }
+  if (!Number.isInteger(made.tableStart) || made.tableStart <= 0) return no("the manifest gives no function-table size");
+  return { ok: true };
 }
 
 // ---- what the build records ------------------------------------------------------------
@@ -162,7 +268,7 @@ export function describeGOT(Module) {
 
 // ---- the restore, inside the preRun hook -------------------------------------------------
 
-async function relink(Module, snapshot, compiled, check) {
+async function relink(Module, snapshot, compiled, check, shared) {
   const { meta } = snapshot;
   const table = Module.wasmTable;
   // Read before the first await: the preRun step that runs right after this one (CPython's
@@ -234,11 +340,15 @@ async function relink(Module, snapshot, compiled, check) {
     if (slot === null) {
       if (current !== null) throw new Error(`table slot ${i} should be empty`);
     } else if (typeof slot === "string") {
-      if (current === null || `#${current.name}` !== slot) throw new Error(`table slot ${i} holds another function`);
+      // A JS function wrapped into wasm is named "0" by V8 (its index in the wrapper module), "" by JavaScriptCore.
+      const name = current === null ? null : `#${current.name || (shared ? "" : "0")}`;
+      if (name !== slot) throw new Error(`table slot ${i} holds another function`);
     } else if (slot[0] === "=") {
       const fn = resolve(slot[1], slot[2]);
       if (current === null) Module.setWasmTableEntry(i, fn);
-      else if (current !== fn) throw new Error(`table slot ${i} holds another function than ${slot[2]}`);
+      else if (current !== fn && (shared || current.name !== fn.name)) {
+        throw new Error(`table slot ${i} holds another function than ${slot[2]}`);
+      }
     } else if (slot[0] === "w") {
       const fn = resolve(slot[1], slot[2]);
       if (current === null) Module.setWasmTableEntry(i, Module.convertJsFunctionToWasm(fn, slot[3]));
@@ -275,12 +385,19 @@ function useCountArgs(pyodide, at) {
 export async function loadFromSnapshot({ loadPyodide, indexURL, snapshot, buildId, reseed, check, options = {} }) {
   const { meta } = snapshot;
   if (buildId && meta.buildId !== buildId) throw new Error("the snapshot was made for another Pyodide build");
+  const fits = snapshotFits(meta);
+  if (!fits.ok) throw new Error(fits.reason);
+  if (!meta.engine.jspi && typeof WebAssembly.Suspending === "function") {
+    throw new Error("the snapshot was made without JS promise integration: hide it (WebAssembly.Suspending) first");
+  }
   const compiled = Promise.all(meta.libs.map((lib) => WebAssembly.compile(fileBytes(snapshot, lib.name))));
   compiled.catch(() => {});
   let countArgsAt = null;
+  const shared = funcrefIdentity();
   const pyodide = await withPreRun(
-    async (Module) => { countArgsAt = await relink(Module, snapshot, compiled, check); },
+    async (Module) => { countArgsAt = await relink(Module, snapshot, compiled, check, shared); },
     () => loadPyodide({ ...options, indexURL, _loadSnapshot: snapshot.memory }),
+    { shareFunctions: !shared },
   );
   if (countArgsAt !== null && meta.countArgsPtr === 0) useCountArgs(pyodide, countArgsAt);
   Object.assign(pyodide.loadedPackages, meta.loadedPackages);

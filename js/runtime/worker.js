@@ -31,7 +31,7 @@ let pyodideInstance = null;
 // py/seqbuild/snapshot.mjs) is used only when it is already in Cache Storage under the name
 // this build's manifest gives; the worker never downloads it (the page does, in idle time,
 // after a first boot: js/runtime/snapshot-cache.js). Any mismatch, failure or timeout falls
-// back to the usual boot, with one line on the console.
+// back to the usual boot, with one line on the console, and marks this build's file refused.
 const SNAPSHOT_TIMEOUT_MS = 15_000;
 
 async function restore({ manifest, bytes }) {
@@ -43,9 +43,10 @@ async function restore({ manifest, bytes }) {
   });
   check.catch(() => {});
   const snapshot = parseSnapshot(bytes);
-  // The snapshot was made in Node, without JS promise integration (JSPI); with it, Pyodide lays
-  // out its function table differently. The labs do not use JSPI (run_sync).
-  for (const name of ["Suspending", "Suspender", "promising"]) delete WebAssembly[name];
+  // A snapshot made without JS promise integration (JSPI; Node 20 has none) is restored with it
+  // hidden: with it, Pyodide lays out its function table differently. The labs do not use JSPI
+  // (run_sync). The other engine-dependent choices are checked by snapshotFits and the restore.
+  if (!manifest.engine?.jspi) for (const name of ["Suspending", "Suspender", "promising"]) delete WebAssembly[name];
   if (typeof globalThis._createPyodideModule !== "function") await import(`${pyodideDir}pyodide.asm.js`);
   const { loadPyodide } = await import(`${pyodideDir}pyodide.mjs`);
   return loadFromSnapshot({ loadPyodide, indexURL: pyodideDir, snapshot, reseed: RESEED, check });
@@ -88,8 +89,9 @@ async function boot() {
     } catch (err) {
       const reason = err?.message ?? String(err);
       console.info(`Python snapshot not used (${reason}); starting Python the usual way.`);
-      // A file this browser cannot use is not fetched again; a slow restore may just be a busy machine.
-      if (!err?.timedOut) refuseSnapshot(assets, snapshot.manifest, reason).catch(() => {});
+      // A file this browser could not use, or not within the time allowed, is not fetched again
+      // (a new build's file has a new name and is tried afresh).
+      refuseSnapshot(assets, snapshot.manifest, reason).catch(() => {});
     } finally {
       restoring = false;
     }

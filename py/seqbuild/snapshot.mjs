@@ -21,7 +21,8 @@ import { pathToFileURL, fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { LAB_DIR, PRELUDE, RESEED } from "../../js/runtime/boot-python.js";
 import {
-  describeGOT, describeTable, loadFromSnapshot, packFiles, packSnapshot, parseSnapshot, withPreRun,
+  describeGOT, describeTable, engineFeatures, loadFromSnapshot, packFiles, packSnapshot, parseSnapshot, snapshotFits,
+  withPreRun,
 } from "../../js/runtime/snapshot-restore.js";
 
 const root = process.argv[2] ?? process.cwd();
@@ -128,7 +129,17 @@ async function make(loadPyodide) {
   for (const lib of libs) {
     if (!files.index.some((f) => f.path === lib.name)) throw new Error(`the library ${lib.name} is not among the files`);
   }
+  // The choices this engine (Node) baked into the image; the page reads them from the manifest
+  // before it downloads the image (snapshotFits).
+  const features = engineFeatures();
+  const engine = {
+    jspi: features.jspi, countArgs: Module._PyEM_CountArgsPtr !== 0,
+    funcrefIdentity: features.funcrefIdentity, tableStart: mainTableLength,
+  };
+  const fits = snapshotFits({ engine }, features);
+  if (!fits.ok) throw new Error(`the image would suit no browser: ${fits.reason}`);
   const meta = {
+    engine,
     pyodide: pyodide.version,
     buildId: pyodide._api.config.BUILD_ID,
     loadedPackages: { ...pyodide.loadedPackages },
@@ -205,6 +216,7 @@ async function main() {
     writeFileSync(join(outDir, file), packed);
     const manifest = {
       ok: true, stamp: want, file, bytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex"), gzipBytes: packed.length,
+      engine: meta.engine,
       pyodide: meta.pyodide, buildId: meta.buildId, libraries: meta.libs.length, tableSlots: meta.table.slots.length,
       memoryBytes,
       fileBytes: meta.files.reduce((n, f) => n + f.size, 0),

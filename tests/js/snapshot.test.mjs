@@ -3,7 +3,9 @@
 // tests/test_snapshot_browser.py).
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { describeTable, packFiles, packSnapshot, parseSnapshot } from "../../js/runtime/snapshot-restore.js";
+import {
+  describeTable, engineFeatures, funcrefIdentity, packFiles, packSnapshot, parseSnapshot, snapshotFits,
+} from "../../js/runtime/snapshot-restore.js";
 
 function sample() {
   const files = packFiles([
@@ -60,4 +62,77 @@ test("a JS function without a signature cannot be put back, so it stops the snap
   const jsFunction = () => {};
   const Module = fakeModule([null, () => {}], { __main__: { jsFunction } }, new Map([[jsFunction, 1]]));
   assert.throws(() => describeTable(Module, [], 1), /no known origin/);
+});
+
+// ---- which engines a build's image suits: decided from the manifest before any download ----
+
+const NODE_IMAGE = { engine: { jspi: false, countArgs: false, funcrefIdentity: true, tableStart: 11916 } };
+const V8_BROWSER = { wasm: true, jspi: true, wasmGC: true, funcrefIdentity: true };          // Chromium, Firefox
+const WEBKIT = { wasm: true, jspi: false, wasmGC: true, funcrefIdentity: false };           // JavaScriptCore
+
+test("an image made in Node suits Chromium, Firefox and WebKit alike", () => {
+  for (const features of [V8_BROWSER, WEBKIT, { ...V8_BROWSER, wasmGC: false }]) {
+    assert.deepEqual(snapshotFits(NODE_IMAGE, features), { ok: true });
+  }
+});
+
+test("an image that needs what the browser lacks is not used, and the reason says what", () => {
+  const made = (engine) => ({ engine: { ...NODE_IMAGE.engine, ...engine } });
+  const cases = [
+    [made({ jspi: true }), WEBKIT, /JS promise integration/],
+    [made({ countArgs: true }), { ...V8_BROWSER, wasmGC: false }, /WebAssembly GC/],
+    [made({ funcrefIdentity: false }), V8_BROWSER, /several JS objects/],
+    [made({ tableStart: undefined }), V8_BROWSER, /function-table size/],
+    [made({ memory64: true }), V8_BROWSER, /depends on memory64, which this page cannot check/],
+    [{ ok: true, file: "x.snap" }, V8_BROWSER, /does not say which engines/],
+    [NODE_IMAGE, { ...V8_BROWSER, wasm: false }, /lacks WebAssembly/],
+  ];
+  for (const [manifest, features, reason] of cases) {
+    const fit = snapshotFits(manifest, features);
+    assert.equal(fit.ok, false, JSON.stringify(manifest));
+    assert.match(fit.reason, reason);
+  }
+  // Made with JSPI or the GC helper, an image is fine where the browser has them.
+  assert.ok(snapshotFits(made({ jspi: true, countArgs: true }), V8_BROWSER).ok);
+});
+
+test("the engine probes answer in Node as the build records them", () => {
+  const features = engineFeatures();
+  assert.equal(features.wasm, true);
+  assert.equal(features.funcrefIdentity, true);  // V8 gives a wasm function one JS object
+  assert.equal(funcrefIdentity(), true);
+  assert.equal(typeof features.wasmGC, "boolean");
+  assert.equal(features.jspi, typeof WebAssembly.Suspending === "function");
+});
+
+// The page decides before downloading: storeSnapshot fetches nothing but the manifest when the
+// image does not suit this browser, and the worker does not even read a stored copy.
+test("storeSnapshot never requests an image this browser cannot use; cachedSnapshot ignores a stored one", async () => {
+  const requested = [];
+  const manifest = { ok: true, file: "seqlabs-x.snap", bytes: 10, sha256: "0", engine: { ...NODE_IMAGE.engine, jspi: true } };
+  const saved = { fetch: globalThis.fetch, caches: globalThis.caches, DecompressionStream: globalThis.DecompressionStream };
+  const hadSuspending = "Suspending" in WebAssembly;
+  const suspending = WebAssembly.Suspending;
+  delete WebAssembly.Suspending;  // this "browser" has no JSPI
+  globalThis.fetch = async (url) => {
+    requested.push(String(url));
+    return new Response(JSON.stringify(manifest), { headers: { "content-type": "application/json" } });
+  };
+  const store = new Map([["https://x.test/assets/snapshot/seqlabs-x.snap", new Response("stored")]]);
+  globalThis.caches = {
+    has: async () => true,
+    open: async () => ({ match: async (u) => store.get(String(u)), put: async () => {}, keys: async () => [], delete: async () => true }),
+  };
+  globalThis.DecompressionStream ??= class {};
+  try {
+    const { storeSnapshot, cachedSnapshot } = await import("../../js/runtime/snapshot-cache.js");
+    const outcome = await storeSnapshot("https://x.test/assets/");
+    assert.equal(outcome.status, "skipped");
+    assert.match(outcome.reason, /JS promise integration/);
+    assert.equal(await cachedSnapshot("https://x.test/assets/"), null);
+    assert.deepEqual(requested, ["https://x.test/assets/snapshot/manifest.json", "https://x.test/assets/snapshot/manifest.json"]);
+  } finally {
+    Object.assign(globalThis, saved);
+    if (hadSuspending) WebAssembly.Suspending = suspending;
+  }
 });
