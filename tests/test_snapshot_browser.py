@@ -219,3 +219,29 @@ def test_an_image_made_with_jspi_is_not_downloaded_where_the_page_has_none(make_
         return window.seqlabs.python.snapshotStore; }""")
     assert outcome["status"] == "skipped" and "promise integration" in outcome["reason"], outcome
     assert snap_requests == []
+
+
+def test_a_restore_that_times_out_is_refused_and_the_usual_boot_still_works(make_context, server):
+    """A restore over the worker's limit (here 1 ms instead of 15 s) falls back to the usual boot
+    in the same start, and marks this build's file refused like a failed restore: the page does
+    not download it again."""
+    context, _ = make_context(store_snapshot=True)
+    context.add_init_script("window.seqlabsConfig = {...window.seqlabsConfig, snapshotTimeoutMs: 1}")
+    page = context.new_page()
+    page.goto(f"{server}/embed/rnn-gradient/", wait_until="load")
+    assert page.evaluate(STORE) == "stored"
+    page.evaluate("() => window.seqlabs.python.cancel()")
+    console = []
+    page.on("console", lambda msg: console.append(msg.text))
+    assert start_python(page, server, goto=False) == "boot"
+    got = page.evaluate("() => window.seqlabs.python.call('rnn-gradient', {})")
+    assert got["params"] == api.call("rnn-gradient")["params"]
+    page.wait_for_function(f"async () => (await (await caches.open('{CACHE}')).keys()).some(r => r.url.endsWith('?refused'))")
+    assert not any(u.endswith(".snap") for u in cached_urls(page))
+    assert any("took over 0.001 s" in line for line in console), console
+    requests = []
+    context.on("request", lambda r: ".snap" in r.url and requests.append(r.url))
+    page.evaluate("() => window.seqlabs.python.cancel()")
+    assert start_python(page, server, goto=False) == "boot"
+    assert page.evaluate("() => window.seqlabs.python.storeSnapshot && (window.seqlabs.python.snapshotStore = null, 1)") == 1
+    assert page.evaluate(STORE) == "skipped" and requests == []

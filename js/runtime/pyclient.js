@@ -17,9 +17,12 @@ export class PythonClient extends EventTarget {
     bootTimeoutMs = window.seqlabsConfig?.bootTimeoutMs ?? BOOT_TIMEOUT_MS,
     // The test suite turns the idle-time download off except where it tests it (50 MB per page).
     storeSnapshot = window.seqlabsConfig?.storeSnapshot ?? true,
+    // How long the worker lets a snapshot restore take (its default: 15 s); for the tests.
+    snapshotTimeoutMs = window.seqlabsConfig?.snapshotTimeoutMs,
   } = {}) {
     super();
     this.bootTimeoutMs = bootTimeoutMs;
+    this.snapshotTimeoutMs = snapshotTimeoutMs;
     this.storeSnapshot = storeSnapshot;
     this.snapshotStore = null;  // the idle-time download, once started
     this.worker = null;
@@ -41,7 +44,8 @@ export class PythonClient extends EventTarget {
   start() {
     if (this.readyPromise) return this.readyPromise;
     this.setState("loading");
-    const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+    const name = Number.isInteger(this.snapshotTimeoutMs) ? `python snapshotTimeoutMs=${this.snapshotTimeoutMs}` : "python";
+    const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module", name });
     this.worker = worker;
     for (const name of this.preloads) worker.postMessage({ preload: name });
     // Events of a worker that was since cancelled or replaced must not touch the current one.

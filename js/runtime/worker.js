@@ -32,7 +32,7 @@ let pyodideInstance = null;
 // this build's manifest gives; the worker never downloads it (the page does, in idle time,
 // after a first boot: js/runtime/snapshot-cache.js). Any mismatch, failure or timeout falls
 // back to the usual boot, with one line on the console, and marks this build's file refused.
-const SNAPSHOT_TIMEOUT_MS = 15_000;
+const SNAPSHOT_TIMEOUT_MS = Number(/snapshotTimeoutMs=(\d+)/.exec(self.name ?? "")?.[1] ?? 15_000);  // a test may set it (pyclient.js)
 
 async function restore({ manifest, bytes }) {
   // Cache Storage can hold a truncated or damaged copy: a wrong byte in the memory image
