@@ -175,6 +175,34 @@ def test_a_browser_that_asks_to_save_data_does_not_download_it(make_context, ser
     assert requests == []
 
 
+# An iPad: Safari there says "MacIntel" and has a touch screen.
+AN_IPAD = """Object.defineProperty(Navigator.prototype, 'platform', {get: () => 'MacIntel'});
+Object.defineProperty(Navigator.prototype, 'maxTouchPoints', {get: () => 5});"""
+
+
+def test_an_ipad_takes_the_ios_path_and_no_snapshot(make_context, server):
+    """Pyodide 0.27.7 recognises iOS by navigator.platform only; the page tells the worker it is
+    on an iPad, so Python starts as on an iPhone (no wasm-gc trampoline) and no image is used."""
+    context, _ = make_context(store_snapshot=True)
+    context.add_init_script(AN_IPAD)
+    page = context.new_page()
+    requests = []
+    context.on("request", lambda r: ".snap" in r.url and requests.append(r.url))
+    assert start_python(page, server) == "boot"
+    seen = page.evaluate("() => window.seqlabs.python.call('python-run', {code: 'import js; str(js.navigator.platform)'})")
+    assert seen["value"] == "'iPad'"
+    outcome = stored_by_the_page(page)
+    assert outcome["status"] == "skipped" and "iPad" in outcome["reason"]
+    assert requests == []
+    # The same page on a Mac (no touch screen) leaves the worker's own platform alone.
+    plain, _ = make_context()
+    mac = plain.new_page()
+    mac.add_init_script("Object.defineProperty(Navigator.prototype, 'platform', {get: () => 'MacIntel'})")
+    start_python(mac, server)
+    seen = mac.evaluate("() => window.seqlabs.python.call('python-run', {code: 'import js; str(js.navigator.platform)'})")
+    assert seen["value"] != "'iPad'"
+
+
 def test_an_image_this_browser_cannot_use_is_never_downloaded_nor_read(make_context, server, site_dir):
     """The manifest records the engine-dependent choices baked into the image; the page and the
     worker decide from them, by feature detection, before anything is downloaded or read. Here

@@ -3,6 +3,7 @@
 //                                       an input error's .param names the setting at fault, if one is
 //   latest(key, lab, params)         -> {result} | {stale: true}; newest request per key wins
 //   cancel()                         -> stops whatever runs by terminating the worker
+import { isTouchMac } from "./ipad.js";
 import { siteAssets as assets } from "../page/site-root.js";
 import { storeSnapshot } from "./snapshot-cache.js";
 
@@ -44,7 +45,9 @@ export class PythonClient extends EventTarget {
   start() {
     if (this.readyPromise) return this.readyPromise;
     this.setState("loading");
-    const name = Number.isInteger(this.snapshotTimeoutMs) ? `python snapshotTimeoutMs=${this.snapshotTimeoutMs}` : "python";
+    // The worker's name carries what it cannot find out itself: an iPad (ipad.js), a test's time limit.
+    const name = ["python", isTouchMac() ? "ios-path" : "",
+      Number.isInteger(this.snapshotTimeoutMs) ? `snapshotTimeoutMs=${this.snapshotTimeoutMs}` : ""].filter(Boolean).join(" ");
     const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module", name });
     this.worker = worker;
     for (const name of this.preloads) worker.postMessage({ preload: name });

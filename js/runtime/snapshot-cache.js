@@ -6,6 +6,7 @@
 // browser can use a build's file is decided from its manifest, by feature detection, before the
 // file is downloaded or read (snapshotFits in js/runtime/snapshot-restore.js).
 import { snapshotFits } from "./snapshot-restore.js";
+import { isTouchMac } from "./ipad.js";
 
 export const SNAPSHOT_CACHE = "seqlabs-snapshot";
 
@@ -63,6 +64,8 @@ export async function storeSnapshot(assets, { saveData = false } = {}) {
   if (!manifest) return { status: "none" };
   const fits = snapshotFits(manifest);
   if (!fits.ok) return { status: "skipped", manifest, reason: fits.reason };
+  // An iPad's worker takes Pyodide's iOS path (ipad.js), which the image was not made on.
+  if (isTouchMac()) return { status: "skipped", manifest, reason: "an iPad starts Python on the iOS path" };
   const cache = await caches.open(SNAPSHOT_CACHE);
   const url = fileUrl(assets, manifest);
   const keep = new Set([url, refusedUrl(assets, manifest)]);

@@ -5,6 +5,7 @@ import { LAB_DIR, PRELUDE, RESEED } from "./boot-python.js";
 import { siteAssets as assets } from "../page/site-root.js";
 import { cachedSnapshot, refuseSnapshot, sha256 } from "./snapshot-cache.js";
 import { loadFromSnapshot, parseSnapshot } from "./snapshot-restore.js";
+import { takeTheIOSPath } from "./ipad.js";
 
 const pyodideDir = new URL("vendor/pyodide/", assets).href;
 
@@ -32,6 +33,10 @@ let pyodideInstance = null;
 // this build's manifest gives; the worker never downloads it (the page does, in idle time,
 // after a first boot: js/runtime/snapshot-cache.js). Any mismatch, failure or timeout falls
 // back to the usual boot, with one line on the console, and marks this build's file refused.
+// On an iPad the page says so in the worker's name: Pyodide then takes its iOS path, and no
+// snapshot (made off that path) is restored.
+const IOS_PATH = /\bios-path\b/.test(self.name ?? "");
+if (IOS_PATH) takeTheIOSPath();
 const SNAPSHOT_TIMEOUT_MS = Number(/snapshotTimeoutMs=(\d+)/.exec(self.name ?? "")?.[1] ?? 15_000);  // a test may set it (pyclient.js)
 
 async function restore({ manifest, bytes }) {
@@ -80,7 +85,7 @@ let restoring = false;  // what a failed restore leaves unhandled must not fail 
 
 async function boot() {
   let pyodide = null;
-  const snapshot = await cachedSnapshot(assets).catch(() => null);
+  const snapshot = IOS_PATH ? null : await cachedSnapshot(assets).catch(() => null);
   if (snapshot) {
     restoring = true;
     try {
