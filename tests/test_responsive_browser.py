@@ -159,7 +159,9 @@ def test_other_views_and_a_long_sentence_fit_and_scroll_in_their_boxes(make_cont
     for fig in ["#figure-parallel-steps", "#figure-bottleneck"]:
         page.locator(f"{fig} details.lab-numbers > summary").click()  # the numbers start closed
         table_box = page.locator(f"{fig} .table-box")
-        assert table_box.get_attribute("tabindex") == "0"
+        # The box learns that it scrolls from a ResizeObserver, a frame or so after it opens.
+        page.wait_for_function("(s) => document.querySelector(s)?.getAttribute('tabindex') === '0'",
+                               arg=f"{fig} .table-box", timeout=5000)
         assert table_box.get_attribute("aria-label") == page.locator(f"{fig} table caption").text_content()
     # The keyboard's cursor walks off the visible part of the grid and the box follows it.
     page.locator("#figure-bahdanau-alignment svg.heatmap").focus()
