@@ -1,4 +1,5 @@
 """Shared fixtures: one strict build of the site, a static server on 127.0.0.1 and Chromium."""
+import contextlib
 import functools
 import http.server
 import os
@@ -58,16 +59,24 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+@contextlib.contextmanager
+def serve_directory(directory: Path):
+    """A static server for `directory` on 127.0.0.1, on a port of its own; yields its origin."""
+    handler = functools.partial(QuietHandler, directory=str(directory))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_port}"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
 @pytest.fixture(scope="session")
 def server(site_dir):
     """Serves the built site; yields its origin, e.g. http://127.0.0.1:41234."""
-    handler = functools.partial(QuietHandler, directory=str(site_dir))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_port}"
-    httpd.shutdown()
-    httpd.server_close()
+    with serve_directory(site_dir) as origin:
+        yield origin
 
 
 @pytest.fixture(scope="session")

@@ -1,16 +1,13 @@
 """Embed pages: one figure alone, in the reader's scheme, working in a cross-origin sandboxed
 iframe, telling the host page its height, fitting the fixed height of its snippet where the LMS
 drops the script, and opening its links in a new tab."""
-import functools
 import html
-import http.server
 import json
 import re
-import threading
 
 import pytest
 
-from conftest import NO_SNAPSHOT_DOWNLOAD, OPEN_SHADOW_ROOTS, OriginGuard, QuietHandler, ROOT
+from conftest import NO_SNAPSHOT_DOWNLOAD, OPEN_SHADOW_ROOTS, OriginGuard, ROOT, serve_directory
 from seqbuild import instructors
 
 pytestmark = pytest.mark.browser
@@ -59,12 +56,8 @@ def host_origin(tmp_path, server):
 <script>window.messages = []; window.addEventListener("message", (e) => window.messages.push(e.data));</script>
 <script src="{server}/assets/js/embed-host.js"></script>
 </body></html>""")
-    handler = functools.partial(QuietHandler, directory=str(tmp_path))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_port}"
-    httpd.shutdown()
-    httpd.server_close()
+    with serve_directory(tmp_path) as origin:
+        yield origin
 
 
 def test_cross_origin_sandboxed_iframe_runs_its_lab_and_sizes_itself(browser, server, host_origin):
@@ -125,12 +118,8 @@ def built_snippets(site_dir) -> dict:
 @pytest.fixture
 def course_server(tmp_path):
     """Serves course pages written into tmp_path from another origin than the site's."""
-    handler = functools.partial(QuietHandler, directory=str(tmp_path))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield tmp_path, f"http://127.0.0.1:{httpd.server_port}"
-    httpd.shutdown()
-    httpd.server_close()
+    with serve_directory(tmp_path) as origin:
+        yield tmp_path, origin
 
 
 def course_page(folder, name: str, body: str) -> str:

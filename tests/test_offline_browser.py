@@ -1,12 +1,9 @@
 """Offline after one visit: the learner stores the site, goes offline, and everything works."""
-import functools
-import http.server
 import shutil
-import threading
 
 import pytest
 
-from conftest import NO_SNAPSHOT_DOWNLOAD, OPEN_SHADOW_ROOTS, OriginGuard, QuietHandler, ROOT, build_site
+from conftest import NO_SNAPSHOT_DOWNLOAD, OPEN_SHADOW_ROOTS, OriginGuard, ROOT, build_site, serve_directory
 
 pytestmark = pytest.mark.browser
 PAGES = ["", "module/"]
@@ -71,12 +68,8 @@ def served_copy(site_dir, tmp_path):
     """A copy of the built site this test may rebuild, served on its own port."""
     root = tmp_path / "served"
     shutil.copytree(site_dir, root)
-    handler = functools.partial(QuietHandler, directory=str(root))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield root, f"http://127.0.0.1:{httpd.server_port}"
-    httpd.shutdown()
-    httpd.server_close()
+    with serve_directory(root) as origin:
+        yield root, origin
 
 
 def test_a_new_build_is_offered_and_replaces_the_old_one(browser, served_copy, tmp_path):

@@ -2,19 +2,16 @@
 score and the licence; the module inside a scorm-again LMS harness reporting progress, a 0-100
 score and suspend data, keeping one session per launch through a site link, a reload of its
 frame and of the LMS page, and keeping the answers made after a session has ended."""
-import functools
-import http.server
 import json
 import re
 import shutil
-import threading
 import xml.etree.ElementTree as ET
 import zipfile
 
 import pytest
 
 from code_typing import type_code
-from conftest import NO_SNAPSHOT_DOWNLOAD, OPEN_SHADOW_ROOTS, OriginGuard, QuietHandler, ROOT
+from conftest import NO_SNAPSHOT_DOWNLOAD, OPEN_SHADOW_ROOTS, OriginGuard, ROOT, serve_directory
 from seqbuild import scorm
 from seqlabs import api
 
@@ -176,17 +173,12 @@ def harness(tmp_path, version, package_path, initial=None, extra="", persist=Fal
 
 @pytest.fixture
 def lms_server(tmp_path):
-    handler = functools.partial(QuietHandler, directory=str(tmp_path))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield tmp_path, f"http://127.0.0.1:{httpd.server_port}"
-    httpd.shutdown()
-    httpd.server_close()
+    with serve_directory(tmp_path) as origin:
+        yield tmp_path, origin
 
 
-def run_session(browser, origin, act=None):
-    """One launch of the SCO in the LMS page: act(frame) does what the learner does; returns
-    what act returned, the LMS calls and the LMS's CMI data as JSON."""
+def open_lms_page(browser, origin):
+    """The LMS page in a guarded context of its own: (context, guard, page, page errors, the SCO's frame)."""
     context = browser.new_context()
     context.add_init_script(NO_SNAPSHOT_DOWNLOAD)
     context.add_init_script(OPEN_SHADOW_ROOTS)
@@ -196,7 +188,13 @@ def run_session(browser, origin, act=None):
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(f"{origin}/lms.html", wait_until="load")
-    frame = page.frame_locator("#sco")
+    return context, guard, page, errors, page.frame_locator("#sco")
+
+
+def run_session(browser, origin, act=None):
+    """One launch of the SCO in the LMS page: act(frame) does what the learner does; returns
+    what act returned, the LMS calls and the LMS's CMI data as JSON."""
+    context, guard, page, errors, frame = open_lms_page(browser, origin)
     frame.locator(".exercise-summary").wait_for()
     seen = act(frame) if act else None
     # Closing the SCO (the LMS removes its frame) must commit and terminate.
@@ -423,15 +421,7 @@ def test_every_attempt_reaches_the_lms_across_leaving_reloading_and_closing(brow
     folder, origin = lms_server
     harness(folder, version, path, persist=True)
     init, commit, finish, _ = CALL_NAMES[version]
-    context = browser.new_context()
-    context.add_init_script(NO_SNAPSHOT_DOWNLOAD)
-    guard = OriginGuard(origin)
-    context.route("**/*", guard.route)
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{origin}/lms.html", wait_until="load")
-    frame = page.frame_locator("#sco")
+    context, guard, page, errors, frame = open_lms_page(browser, origin)
     sco_ready(page, 0)
     assert check(frame, "#exercise-context-value", "Context value", "1.9") == "✓ Correct."
 
