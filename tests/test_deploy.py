@@ -1,14 +1,11 @@
 """GitHub Pages workflow, the downloadable bundle, file:// opening, and serving under a sub-path."""
-import functools
-import http.server
-import threading
 import zipfile
 from pathlib import Path
 
 import pytest
 import yaml
 
-from conftest import NO_SNAPSHOT_DOWNLOAD, OPEN_SHADOW_ROOTS, OriginGuard, QuietHandler, ROOT, build_site
+from conftest import NO_SNAPSHOT_DOWNLOAD, OPEN_SHADOW_ROOTS, OriginGuard, ROOT, build_site, serve_directory
 from seqbuild import package
 
 WORKFLOW = ROOT / ".github" / "workflows" / "pages.yml"
@@ -67,16 +64,11 @@ def test_opening_from_file_says_how_to_serve(browser, site_dir):
 def subpath_server(tmp_path_factory):
     """The site built for and served at /sbt/ from a parent folder, as GitHub Pages does."""
     parent = tmp_path_factory.mktemp("pages")
-    handler = functools.partial(QuietHandler, directory=str(parent))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    origin = f"http://127.0.0.1:{httpd.server_port}"
-    build_site(parent / "sbt", {"SITE_URL": f"{origin}/sbt/"})
-    (parent / "mirror" / "of").mkdir(parents=True)
-    (parent / "mirror" / "of" / "sbt").symlink_to(parent / "sbt")
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield origin
-    httpd.shutdown()
-    httpd.server_close()
+    with serve_directory(parent) as origin:  # the port is known before the site is built for it
+        build_site(parent / "sbt", {"SITE_URL": f"{origin}/sbt/"})
+        (parent / "mirror" / "of").mkdir(parents=True)
+        (parent / "mirror" / "of" / "sbt").symlink_to(parent / "sbt")
+        yield origin
 
 
 @pytest.mark.browser
