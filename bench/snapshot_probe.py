@@ -2,13 +2,12 @@
 
 usage: .venv/bin/python bench/snapshot_probe.py SITE_DIR [ROUNDS]
 (SITE_DIR from `mkdocs build -d SITE_DIR`). Each round opens a fresh context twice, first
-without and then with the snapshot in Cache Storage, and prints how long start() took to
+without and then with the snapshot stored, and prints how long start() took to
 ready and how long 15 rnn-gradient calls (steps 200, hidden 64) took afterwards: the per-call
 cost right after a restore, which `make bench` (time to a first result) does not show.
 """
 import functools
 import http.server
-import json
 import sys
 import threading
 from pathlib import Path
@@ -27,9 +26,10 @@ RUN = """async () => {
   window.seqlabs.python.cancel();
   return [from, ready / 1000, calls / 1000];
 }"""
-PUT = """async (url) => {
-  const cache = await caches.open('seqlabs-snapshot');
-  await cache.put(new URL(url, location.href).href, await fetch(url));
+# The page's own download of the snapshot into its store (js/runtime/snapshot-cache.js).
+PUT = """async () => {
+  window.seqlabs.python.storeSnapshotWhenIdle();
+  return (await window.seqlabs.python.snapshotStore).status;
 }"""
 
 
@@ -39,7 +39,6 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
 
 
 def main(site: Path, rounds: int) -> None:
-    manifest = json.loads((site / "assets" / "snapshot" / "manifest.json").read_text())
     handler = functools.partial(QuietHandler, directory=str(site))
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
@@ -53,7 +52,7 @@ def main(site: Path, rounds: int) -> None:
                 page.on("console", lambda msg: print("  console:", msg.text) if "snapshot" in msg.text else None)
                 page.goto(f"{origin}/module/")
                 if use:
-                    page.evaluate(PUT, f"/assets/snapshot/{manifest['file']}")
+                    page.evaluate(PUT)
                 source, ready, calls = page.evaluate(RUN)
                 print(f"{source:9s} ready {ready:.2f} s   15 calls {calls:.2f} s")
                 context.close()

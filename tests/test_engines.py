@@ -2,8 +2,8 @@
 page (tests/engines/drivers.py). In each: every page loads with nothing off the origin and no
 error, every figure draws from the build's data, every lab computed in Pyodide equals CPython,
 a numeric and a code exercise are graded, a runaway cell is stopped, a repeat visit restores the
-Python snapshot or falls back, and the offline copy works where the engine runs service workers
-under automation. Times are recorded and printed, never asserted (that is `make bench`).
+Python snapshot the page stored (a refused one falls back: tests/test_snapshot_browser.py), and
+the offline copy works where the engine runs service workers under automation. Times are recorded and printed, never asserted (that is `make bench`).
 
 The checks are tests of their own, in file order, sharing the engine's session; what one needs
 from another (the first visit, the tour of the pages) is done once, on first use."""
@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from engines import drivers
+from engines import drivers, snapshot_store
 from engines.site_server import SiteServer
 from seqlabs import api
 from test_snapshot_browser import CASES, stable  # one list of per-lab cases, shared with the snapshot test
@@ -24,8 +24,6 @@ pytestmark = [pytest.mark.browser,
               # selenium 4.38's own WebKitGTK driver still sets remote_server_addr the old way
               pytest.mark.filterwarnings("ignore:setting remote_server_addr:DeprecationWarning")]
 ENGINES = ["chromium", "firefox", "webkit"]
-# Engines whose snapshot restore works today; elsewhere a repeat visit may fall back to a boot.
-RESTORES = {"chromium", "firefox"}
 # What a lab returns only where the build's trained data is at hand (CPython in this checkout);
 # the page inlines it, so the browser's seqlabs returns None there (seqlabs.long_gap.built_grid).
 BUILD_ONLY = {"long-gap": ["grid"]}
@@ -36,9 +34,6 @@ CONTEXT_VECTOR = "def context_vector(scores, H): return (lambda w: w / w.sum() @
 
 START = """async () => { const p = window.seqlabs.python; const t0 = performance.now(); await p.start();
   return {from: p.bootedFrom, wait_ms: performance.now() - t0, ready_ms: performance.now()}; }"""
-REFUSED = """async () => { const c = await caches.open('seqlabs-snapshot');
-  for (const r of await c.keys()) if (r.url.endsWith('?refused')) return await (await c.match(r)).text();
-  return null; }"""
 ALL_DRAWN = """() => { const f = [...document.querySelectorAll('figure[data-lab]')];
   return document.readyState === 'complete' && f.every((x) => x.hasAttribute('data-drawn')) && {figures: f.length}; }"""
 FEEDBACK = "([sel, start]) => { const t = document.querySelector(sel)?.textContent ?? ''; return t.startsWith(start) && t; }"
@@ -198,7 +193,7 @@ def test_python_boots_and_every_lab_computes_what_cpython_computes(s, cpython):
         assert close_enough(g, w, lab) == []
 
 
-def test_a_repeat_visit_restores_the_snapshot_or_falls_back(s):
+def test_a_repeat_visit_restores_the_snapshot(s):
     s.once("first visit", first_visit)
     stored = s.eval("async () => { const p = window.seqlabs.python; p.storeSnapshotWhenIdle(); return await p.snapshotStore; }")
     assert stored["status"] in ("stored", "present"), stored
@@ -207,12 +202,9 @@ def test_a_repeat_visit_restores_the_snapshot_or_falls_back(s):
     again = s.eval(START)
     s.times["repeat visit: python ready ms"] = again["ready_ms"]
     if again["from"] != "snapshot":
-        # Refused at restore (the worker marks the file), or gone from the cache: WebKitGTK 2.50 under
-        # automation empties the cache that holds the 36 MB snapshot when the page is left.
-        reason = s.eval(REFUSED) or "the stored snapshot was no longer in the cache"
-        s.notes.append(f"snapshot not restored: {reason}")
-        assert s.name not in RESTORES, f"{s.name} restored the snapshot before; now: {reason}"
-        assert again["from"] == "boot", again
+        # Refused at restore (the worker marks the file), or no longer stored: every engine restored before.
+        reason = s.eval(snapshot_store.REFUSED) or "the stored snapshot was no longer in the store"
+        pytest.fail(f"{s.name}: a repeat visit booted instead of restoring: {reason}")
     got = s.call("spectral-norm", {"n": 6, "seed": 3})
     assert got["sigma_max"] == pytest.approx(api.call("spectral-norm", {"n": 6, "seed": 3})["sigma_max"], rel=1e-12)
 

@@ -3,6 +3,7 @@ import shutil
 
 import pytest
 
+from engines import snapshot_store
 from conftest import NO_SNAPSHOT_DOWNLOAD, OPEN_SHADOW_ROOTS, OriginGuard, ROOT, build_site, serve_directory
 
 pytestmark = pytest.mark.browser
@@ -35,7 +36,7 @@ def test_the_site_works_offline_after_storing_it(make_context, server):
         "() => [...document.querySelectorAll('div.mermaid')].some(d => d.shadowRoot && d.shadowRoot.querySelector('svg'))",
         timeout=60_000)
     # The snapshot came with the site, so Python starts from it, offline.
-    stored = page.evaluate("async () => (await (await caches.open('seqlabs-snapshot')).keys()).map(r => r.url)")
+    stored = page.evaluate(snapshot_store.KEYS)
     assert len(stored) == 1 and stored[0].endswith(".snap"), stored
     page.evaluate("() => window.seqlabs.python.start()")
     assert page.evaluate("() => window.seqlabs.python.bootedFrom") == "snapshot"

@@ -10,11 +10,11 @@ import time
 
 import pytest
 
+from engines import snapshot_store
 from seqlabs import api
 
 pytestmark = pytest.mark.browser
 LAB = "#lab-rnn-gradient"
-CACHE = "seqlabs-snapshot"
 GOOD_VECTORS = "man 1 0 0\nwoman 1 1 0\nking 0 0 1\nqueen 0 1 1\ncat 5 5 5\n"
 # One call per lab, small enough for seconds; the test below fails when a lab has none.
 CASES = [
@@ -60,7 +60,7 @@ def stored_by_the_page(page):
 
 
 def cached_urls(page):
-    return page.evaluate(f"async () => (await (await caches.open('{CACHE}')).keys()).map(r => r.url)")
+    return page.evaluate(snapshot_store.KEYS)
 
 
 def stable(value):
@@ -110,23 +110,15 @@ STORE = """() => {
     window.seqlabs.python.storeSnapshotWhenIdle();
     return window.seqlabs.python.snapshotStore.then((o) => o.status);
 }"""
-# The same file, unpacked in the page, with three of its last four MB overwritten.
-STORE_DAMAGED = """async ([url, cacheName]) => {
-    const packed = await (await fetch(url)).arrayBuffer();
-    const unpacked = new Blob([packed]).stream().pipeThrough(new DecompressionStream('gzip'));
-    const bytes = new Uint8Array(await new Response(unpacked).arrayBuffer());
-    bytes.fill(7, bytes.length - 4 * 2 ** 20, bytes.length - 2 ** 20);
-    await (await caches.open(cacheName)).put(new URL(url, location.href).href, new Response(bytes));
-}"""
 
 
 def test_a_damaged_snapshot_falls_back_is_not_used_again_and_the_lab_works(page, server, site_dir):
     page.goto(f"{server}/embed/rnn-gradient/", wait_until="load")
-    page.evaluate(STORE_DAMAGED, [f"/assets/snapshot/{manifest(site_dir)['file']}", CACHE])
+    page.evaluate(snapshot_store.STORE_DAMAGED, [f"/assets/snapshot/{manifest(site_dir)['file']}"])
     assert start_python(page, server) == "boot"
     got = page.evaluate("() => window.seqlabs.python.call('rnn-gradient', {})")
     assert got["params"] == api.call("rnn-gradient")["params"]
-    page.wait_for_function(f"async () => (await (await caches.open('{CACHE}')).keys()).some(r => r.url.endsWith('?refused'))")
+    page.wait_for_function(f"async () => ({snapshot_store.KEYS})().then((k) => k.some((u) => u.endsWith('?refused')))")
     assert not any(u.endswith(".snap") for u in cached_urls(page))  # the damaged copy is gone, and stays gone
     assert page.evaluate(STORE) == "skipped"
 
@@ -264,7 +256,7 @@ def test_a_restore_that_times_out_is_refused_and_the_usual_boot_still_works(make
     assert start_python(page, server, goto=False) == "boot"
     got = page.evaluate("() => window.seqlabs.python.call('rnn-gradient', {})")
     assert got["params"] == api.call("rnn-gradient")["params"]
-    page.wait_for_function(f"async () => (await (await caches.open('{CACHE}')).keys()).some(r => r.url.endsWith('?refused'))")
+    page.wait_for_function(f"async () => ({snapshot_store.KEYS})().then((k) => k.some((u) => u.endsWith('?refused')))")
     assert not any(u.endswith(".snap") for u in cached_urls(page))
     assert any("took over 0.001 s" in line for line in console), console
     requests = []

@@ -3,7 +3,7 @@
 // newer build and offers it, and nothing new takes over until the learner reloads.
 import { el } from "../dom.js";
 import { siteAssets as assets, siteRoot as root } from "../page/site-root.js";
-import { SNAPSHOT_CACHE, storeSnapshot } from "../runtime/snapshot-cache.js";
+import { forgetSnapshot, storeSnapshot } from "../runtime/snapshot-cache.js";
 const swUrl = new URL("sw.js", root);
 const mib = (bytes) => `${(bytes / 1048576).toFixed(1)} MB`;
 
@@ -113,7 +113,7 @@ async function start() {
     const reg = await navigator.serviceWorker.getRegistration(root.href);
     await reg?.unregister();
     for (const name of await caches.keys()) if (name.includes("precache")) await caches.delete(name);
-    await caches.delete(SNAPSHOT_CACHE);
+    await forgetSnapshot();
     show("off", "The offline copy was removed. You can store it again at any time.");
   };
 }

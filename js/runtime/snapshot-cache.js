@@ -1,5 +1,5 @@
-// The Python snapshot in Cache Storage: which file this build names, fetching it into the cache,
-// and reading it back. Shared by the worker (restore), the page (idle-time fetch after a first
+// The Python snapshot between visits: which file this build names, fetching it into the store
+// (js/runtime/snapshot-store.js, IndexedDB), and reading it back. Shared by the worker (restore), the page (idle-time fetch after a first
 // boot) and the offline control. The file travels gzip-compressed (assets/snapshot/*.snap) and
 // is stored unpacked, so a restore reads it without unpacking. Each build's file has its own
 // name; storing one deletes every other, so a new build replaces the old snapshot. Whether this
@@ -7,8 +7,7 @@
 // file is downloaded or read (snapshotFits in js/runtime/snapshot-restore.js).
 import { snapshotFits } from "./snapshot-restore.js";
 import { isTouchMac } from "./ipad.js";
-
-export const SNAPSHOT_CACHE = "seqlabs-snapshot";
+import * as store from "./snapshot-store.js";
 
 const fileUrl = (assets, manifest) => new URL(`snapshot/${manifest.file}`, assets).href;
 // Set by the worker when this browser could not use a file (damaged, or refused by the restore),
@@ -28,21 +27,22 @@ export async function sha256(bytes) {
   return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-// {manifest, bytes} when this build's snapshot is stored; null otherwise. With no cache yet
+// {manifest, bytes} when this build's snapshot is stored; null otherwise. With nothing stored yet
 // (every first visit) it makes no request at all.
 export async function cachedSnapshot(assets) {
-  if (!globalThis.caches || !(await caches.has(SNAPSHOT_CACHE))) return null;
+  if (!store.canStore() || (await store.keys()).length === 0) return null;
   const manifest = await snapshotManifest(assets);
   if (!manifest || !snapshotFits(manifest).ok) return null;
-  const hit = await (await caches.open(SNAPSHOT_CACHE)).match(fileUrl(assets, manifest));
-  return hit ? { manifest, bytes: await hit.arrayBuffer() } : null;
+  const bytes = await store.get(fileUrl(assets, manifest));
+  return bytes instanceof ArrayBuffer || ArrayBuffer.isView(bytes) ? { manifest, bytes } : null;
 }
 
 export async function refuseSnapshot(assets, manifest, reason) {
-  const cache = await caches.open(SNAPSHOT_CACHE);
-  await cache.delete(fileUrl(assets, manifest));
-  await cache.put(refusedUrl(assets, manifest), new Response(reason));
+  await store.remove(fileUrl(assets, manifest));
+  await store.put(refusedUrl(assets, manifest), String(reason));
 }
+
+export const forgetSnapshot = () => store.clear();
 
 const isGzip = (bytes) => bytes[0] === 0x1f && bytes[1] === 0x8b;
 
@@ -53,11 +53,11 @@ async function unpack(bytes) {
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
-// Fetches this build's snapshot into the cache unless it is there already, then deletes every
+// Fetches this build's snapshot into the store unless it is there already, then deletes every
 // other entry. -> {status: "stored" | "present" | "none" | "skipped", manifest?, reason?}.
 // Throws (one sentence) on a failed download or a file that does not match its manifest.
 export async function storeSnapshot(assets, { saveData = false } = {}) {
-  if (!globalThis.caches || !globalThis.DecompressionStream) {
+  if (!store.canStore() || !globalThis.DecompressionStream) {
     return { status: "skipped", reason: "this browser cannot store it" };
   }
   const manifest = await snapshotManifest(assets);
@@ -66,15 +66,15 @@ export async function storeSnapshot(assets, { saveData = false } = {}) {
   if (!fits.ok) return { status: "skipped", manifest, reason: fits.reason };
   // An iPad's worker takes Pyodide's iOS path (ipad.js), which the image was not made on.
   if (isTouchMac()) return { status: "skipped", manifest, reason: "an iPad starts Python on the iOS path" };
-  const cache = await caches.open(SNAPSHOT_CACHE);
   const url = fileUrl(assets, manifest);
   const keep = new Set([url, refusedUrl(assets, manifest)]);
+  const stored = new Set(await store.keys());
   let status = "present";
-  if (await cache.match(refusedUrl(assets, manifest))) {
+  if (stored.has(refusedUrl(assets, manifest))) {
     status = "skipped";
-  } else if (!(await cache.match(url))) {
+  } else if (!stored.has(url)) {
     if (saveData) return { status: "skipped", manifest, reason: "the browser asks to save data" };
-    const estimate = await navigator.storage?.estimate?.();
+    const estimate = await globalThis.navigator?.storage?.estimate?.();
     if (estimate && estimate.quota - estimate.usage < 2 * manifest.bytes) {
       return { status: "skipped", manifest, reason: "not enough storage" };
     }
@@ -84,9 +84,9 @@ export async function storeSnapshot(assets, { saveData = false } = {}) {
     if (bytes.byteLength !== manifest.bytes || (await sha256(bytes)) !== manifest.sha256) {
       throw new Error("The downloaded Python snapshot does not match this build's manifest.");
     }
-    await cache.put(url, new Response(bytes, { headers: { "content-type": "application/octet-stream" } }));
+    await store.put(url, bytes.buffer.byteLength === bytes.byteLength ? bytes.buffer : bytes.slice().buffer);
     status = "stored";
   }
-  for (const request of await cache.keys()) if (!keep.has(request.url)) await cache.delete(request);
+  for (const key of await store.keys()) if (!keep.has(key)) await store.remove(key);
   return { status, manifest };
 }

@@ -29,7 +29,7 @@ async function checkWasm() {
 let pyodideInstance = null;
 
 // A memory snapshot of Python with numpy and seqlabs imported (made and verified by the build,
-// py/seqbuild/snapshot.mjs) is used only when it is already in Cache Storage under the name
+// py/seqbuild/snapshot.mjs) is used only when it is already stored (IndexedDB) under the name
 // this build's manifest gives; the worker never downloads it (the page does, in idle time,
 // after a first boot: js/runtime/snapshot-cache.js). Any mismatch, failure or timeout falls
 // back to the usual boot, with one line on the console, and marks this build's file refused.
@@ -40,7 +40,7 @@ if (IOS_PATH) takeTheIOSPath();
 const SNAPSHOT_TIMEOUT_MS = Number(/snapshotTimeoutMs=(\d+)/.exec(self.name ?? "")?.[1] ?? 15_000);  // a test may set it (pyclient.js)
 
 async function restore({ manifest, bytes }) {
-  // Cache Storage can hold a truncated or damaged copy: a wrong byte in the memory image
+  // The store can hold a truncated or damaged copy: a wrong byte in the memory image
   // would not fail the restore, only the learner's results. The check (~0.1 s) runs while
   // Pyodide starts, and the restore waits for it before it links or copies anything.
   const check = sha256(bytes).then((hex) => {

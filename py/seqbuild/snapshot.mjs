@@ -209,7 +209,7 @@ async function main() {
     const restoreSeconds = restored.restoreSeconds;
     // Shipped gzip-compressed under a name no server decompresses on its own (GitHub Pages does
     // not compress unknown types): 13 MB on the wire instead of 50. The page unpacks it once,
-    // into Cache Storage; `bytes` and `sha256` describe the unpacked snapshot.
+    // into IndexedDB; `bytes` and `sha256` describe the unpacked snapshot.
     const file = `seqlabs-${want}.snap`;
     const packed = gzipSync(bytes, { level: 6 });
     mkdirSync(outDir, { recursive: true });

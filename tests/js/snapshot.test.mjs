@@ -3,6 +3,8 @@
 // tests/test_snapshot_browser.py).
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { gzipSync } from "node:zlib";
+import "fake-indexeddb/auto";  // the snapshot store is IndexedDB (js/runtime/snapshot-store.js)
 import {
   describeTable, engineFeatures, funcrefIdentity, packFiles, packSnapshot, parseSnapshot, snapshotFits,
 } from "../../js/runtime/snapshot-restore.js";
@@ -110,7 +112,7 @@ test("the engine probes answer in Node as the build records them", () => {
 test("storeSnapshot never requests an image this browser cannot use; cachedSnapshot ignores a stored one", async () => {
   const requested = [];
   const manifest = { ok: true, file: "seqlabs-x.snap", bytes: 10, sha256: "0", engine: { ...NODE_IMAGE.engine, jspi: true } };
-  const saved = { fetch: globalThis.fetch, caches: globalThis.caches, DecompressionStream: globalThis.DecompressionStream };
+  const saved = { fetch: globalThis.fetch, DecompressionStream: globalThis.DecompressionStream };
   const hadSuspending = "Suspending" in WebAssembly;
   const suspending = WebAssembly.Suspending;
   delete WebAssembly.Suspending;  // this "browser" has no JSPI
@@ -118,14 +120,11 @@ test("storeSnapshot never requests an image this browser cannot use; cachedSnaps
     requested.push(String(url));
     return new Response(JSON.stringify(manifest), { headers: { "content-type": "application/json" } });
   };
-  const store = new Map([["https://x.test/assets/snapshot/seqlabs-x.snap", new Response("stored")]]);
-  globalThis.caches = {
-    has: async () => true,
-    open: async () => ({ match: async (u) => store.get(String(u)), put: async () => {}, keys: async () => [], delete: async () => true }),
-  };
   globalThis.DecompressionStream ??= class {};
   try {
     const { storeSnapshot, cachedSnapshot } = await import("../../js/runtime/snapshot-cache.js");
+    const store = await import("../../js/runtime/snapshot-store.js");
+    await store.put("https://x.test/assets/snapshot/seqlabs-x.snap", new Uint8Array(10).buffer);  // a stored image
     const outcome = await storeSnapshot("https://x.test/assets/");
     assert.equal(outcome.status, "skipped");
     assert.match(outcome.reason, /JS promise integration/);
@@ -134,5 +133,39 @@ test("storeSnapshot never requests an image this browser cannot use; cachedSnaps
   } finally {
     Object.assign(globalThis, saved);
     if (hadSuspending) WebAssembly.Suspending = suspending;
+  }
+});
+
+test("a stored snapshot is read back whole, a refusal keeps it from being read or fetched again", async () => {
+  const { storeSnapshot, cachedSnapshot, refuseSnapshot, sha256, forgetSnapshot } = await import("../../js/runtime/snapshot-cache.js");
+  const store = await import("../../js/runtime/snapshot-store.js");
+  await forgetSnapshot();
+  const image = new Uint8Array(3000).map((_, i) => (i * 7) % 256);
+  const manifest = { ok: true, file: "seqlabs-y.snap", bytes: image.byteLength, sha256: await sha256(image), ...NODE_IMAGE };
+  const requested = [];
+  const saved = globalThis.fetch;
+  globalThis.fetch = async (url) => {
+    requested.push(String(url).split("/").pop());
+    return String(url).endsWith(".snap") ? new Response(gzipSync(image)) : new Response(JSON.stringify(manifest));
+  };
+  try {
+    const assets = "https://x.test/assets/";
+    assert.equal(await cachedSnapshot(assets), null);
+    assert.deepEqual(requested, []);  // nothing stored: not even the manifest is fetched
+    await store.put(`${assets}snapshot/seqlabs-old.snap`, new Uint8Array(4).buffer);  // an earlier build's
+    assert.equal((await storeSnapshot(assets)).status, "stored");
+    assert.deepEqual(await store.keys(), [`${assets}snapshot/seqlabs-y.snap`]);  // the old one is gone
+    assert.equal((await storeSnapshot(assets)).status, "present");
+    const hit = await cachedSnapshot(assets);
+    assert.deepEqual(new Uint8Array(hit.bytes), image);
+    await refuseSnapshot(assets, manifest, "the table did not match");
+    assert.equal(await cachedSnapshot(assets), null);
+    requested.length = 0;
+    assert.equal((await storeSnapshot(assets)).status, "skipped");
+    assert.deepEqual(requested, ["manifest.json"]);
+    await forgetSnapshot();
+    assert.deepEqual(await store.keys(), []);
+  } finally {
+    globalThis.fetch = saved;
   }
 });

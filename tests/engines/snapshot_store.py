@@ -1,0 +1,22 @@
+"""Page-side snippets that read and write the snapshot store (js/runtime/snapshot-store.js, an
+IndexedDB database) the way the page does, for tests in any engine. The bundled page exposes no
+handle on it, so these open the database themselves."""
+
+OPEN = """const open = () => new Promise((ok, no) => { const r = indexedDB.open('seqlabs-snapshot', 1);
+  r.onupgradeneeded = () => r.result.createObjectStore('files'); r.onsuccess = () => ok(r.result); r.onerror = () => no(r.error); });
+const run = async (mode, work) => { const db = await open(); try { return await new Promise((ok, no) => {
+  const tx = db.transaction('files', mode); const q = work(tx.objectStore('files'));
+  tx.oncomplete = () => ok(q.result); tx.onerror = tx.onabort = () => no(tx.error); }); } finally { db.close(); } };"""
+
+# -> the stored keys (file URLs, and "<url>?refused" for a refusal)
+KEYS = f"async () => {{ {OPEN} return (await run('readonly', (s) => s.getAllKeys())).map(String); }}"
+# -> the text of this build's refusal, or null
+REFUSED = f"""async () => {{ {OPEN} const keys = (await run('readonly', (s) => s.getAllKeys())).map(String);
+  const key = keys.find((k) => k.endsWith('?refused')); return key ? String(await run('readonly', (s) => s.get(key))) : null; }}"""
+# ([url]) -> stores the file at `url`, unpacked, with three of its last four MB overwritten
+STORE_DAMAGED = f"""async ([url]) => {{ {OPEN}
+  const packed = await (await fetch(url)).arrayBuffer();
+  const unpacked = new Blob([packed]).stream().pipeThrough(new DecompressionStream('gzip'));
+  const bytes = new Uint8Array(await new Response(unpacked).arrayBuffer());
+  bytes.fill(7, bytes.length - 4 * 2 ** 20, bytes.length - 2 ** 20);
+  await run('readwrite', (s) => s.put(bytes.buffer, new URL(url, location.href).href)); }}"""
