@@ -5,14 +5,16 @@ never asserted (machines are noisy). Measured:
   - the floor: bare Pyodide + numpy ready in a blank page's module worker, cold and warm;
   - per page with a lab: navigation -> first figure painted (build JSON), first interaction ->
     lab ready (a Python-computed redraw), and both as ratios to the floor; repeat visits both
-    without and with the Python snapshot in Cache Storage, and the snapshot's bytes and build time;
+    without and with the Python snapshot stored (IndexedDB), and the snapshot's bytes and build time;
   - per lab: control change -> redrawn figure over many changes at default settings, the first
     ones after start-up (WebAssembly still tiering up) apart from the next ones;
   - in-browser retraining of each trainable figure (small preset), beside CPython;
   - initial transfer per page (Pyodide, the lab worker and Mermaid excluded: they load lazily)
     and the whole offline cache;
   - memory: page and worker heaps after booting and after each lab's heaviest default run;
-  - Lighthouse (desktop preset) scores for every page.
+  - Lighthouse (desktop preset) scores for every page;
+  - Firefox and WebKit (bench/other_engines.py): each engine's floor, first and repeat visit
+    as ratios to it, and redraws.
 Writes bench/results/latest.json and latest.md and prints the Markdown.
 """
 import functools
@@ -37,6 +39,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "py"))
 from conftest import CHROMIUM, CHROMIUM_ARGS, QuietHandler, build_site  # noqa: E402
+from page_scripts import CHANGE, OPTIONS, TIME_PYTHON_CALLS  # noqa: E402
+import other_engines  # noqa: E402
+from engines import snapshot_store  # noqa: E402
 
 REPS = int(os.environ.get("BENCH_REPS", 5))
 CHANGES = int(os.environ.get("BENCH_CHANGES", 50))
@@ -45,7 +50,7 @@ ALL_PAGES = ["", "module/", "instructors/", "embed/rnn-gradient/", "embed/embedd
 # Each page with a lab, and the lab a reader interacts with first there.
 LAB_PAGES = {"module/#lab-rnn-gradient": "rnn-gradient", **{f"embed/{lab}/": lab for lab in [
     "rnn-gradient", "embedding-analogy", "parallel-steps", "bahdanau-alignment", "bottleneck"]}}
-# Repeat visits measured again with the Python snapshot in Cache Storage.
+# Repeat visits measured again with the Python snapshot stored (IndexedDB).
 SNAPSHOT_PAGES = {"module/#lab-rnn-gradient": "rnn-gradient", "embed/bahdanau-alignment/": "bahdanau-alignment"}
 # Loaded only when needed: the Python runtime and its worker, the lab packages, Mermaid.
 LAZY = ("/assets/vendor/pyodide/", "/assets/vendor/mermaid/", "/assets/js/worker.js", "/assets/seqlabs.zip",
@@ -86,28 +91,6 @@ def lab_changes() -> dict:
     }
 
 
-CHANGE = """async ({lab, control, event, value}) => {
-  const fig = document.querySelector(`figure[data-lab="${lab}"]`);
-  const field = fig.querySelector(control);
-  const before = fig.dataset.drawn;
-  let t0;
-  const done = new Promise((resolve) => {
-    const obs = new MutationObserver(() => {
-      if (fig.dataset.drawn === before) return;
-      obs.disconnect();
-      const drawn = performance.now() - t0;
-      requestAnimationFrame(() => resolve({drawn, frame: performance.now() - t0}));
-    });
-    obs.observe(fig, {attributes: true, attributeFilter: ['data-drawn']});
-  });
-  t0 = performance.now();
-  field.value = String(value);
-  if (event === 'enter') field.dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter', bubbles: true}));
-  else field.dispatchEvent(new Event(event, {bubbles: true}));
-  return done;
-}"""
-OPTIONS = """({lab, control}) => [...document.querySelector(`figure[data-lab="${lab}"] ${control}`).options]
-  .map((o) => o.value)"""
 OUR_FIRST_RESULT = """async () => {
   const t0 = performance.now();
   await window.seqlabs.python.call('spectral-norm', {n: 8, seed: 0});
@@ -174,11 +157,11 @@ def steady_context(browser):
 
 
 def with_snapshot(ctx, origin: str, wanted: bool) -> None:
-    """A repeat visit with or without the Python snapshot in Cache Storage. Without it is what
+    """A repeat visit with or without the Python snapshot stored (IndexedDB). Without it is what
     every repeat visit was before the snapshot; with it, the page stored it itself after a boot."""
     page = ctx.new_page()
     page.goto(f"{origin}/__bench/floor.html", wait_until="load")
-    has = page.evaluate("() => caches.has('seqlabs-snapshot')")
+    has = any(k.endswith(".snap") for k in page.evaluate(snapshot_store.KEYS))
     if wanted and not has:
         page.goto(f"{origin}/module/", wait_until="load")
         page.wait_for_function("() => window.seqlabs !== undefined")
@@ -190,7 +173,7 @@ def with_snapshot(ctx, origin: str, wanted: bool) -> None:
         if status != "stored":
             raise RuntimeError(f"the page did not store the snapshot ({status})")
     elif not wanted and has:
-        page.evaluate("() => caches.delete('seqlabs-snapshot')")
+        page.evaluate("() => new Promise((ok) => { const r = indexedDB.deleteDatabase('seqlabs-snapshot'); r.onsuccess = r.onerror = r.onblocked = ok; })")
     page.close()
 
 
@@ -219,17 +202,6 @@ def open_lab_page(browser_or_context, origin: str, path: str, lab: str, changes:
     if not persistent:
         ctx.close()
     return painted, ready["frame"]
-
-
-# Times each call to the worker, so a redraw splits into Python (round trip) and the page's own work.
-TIME_PYTHON_CALLS = """() => {
-  const py = window.seqlabs.python, call = py.call.bind(py);
-  window.__pythonMs = [];
-  py.call = async (...args) => {
-    const t0 = performance.now();
-    try { return await call(...args); } finally { window.__pythonMs.push(performance.now() - t0); }
-  };
-}"""
 
 
 def redraws(browser, origin: str, key: str, changes: dict) -> dict[str, list[float]]:
@@ -410,6 +382,7 @@ def run_all(site: Path) -> dict:
             pages[path]["warm + snapshot"] = {"first_paint": summary([r[0] for r in runs]),
                                               "lab_ready": summary([r[1] for r in runs])}
         ctx.close()
+    engines = other_engines.engine_rows(site, changes, CHANGES)
     scores = lighthouse(origin)
     httpd.shutdown()
     shutil.rmtree(work, ignore_errors=True)
@@ -441,7 +414,7 @@ def run_all(site: Path) -> dict:
     return {"startup": startup, "pages": pages, "labs": labs, "training": training, "transfer": transfer,
             "offline_cache": {"files": offline["files"], "mib": round(offline["bytes"] / 2**20, 1)},
             "snapshot": snapshot,
-            "memory": mem, "lighthouse": scores}
+            "memory": mem, "lighthouse": scores, "engines": engines}
 
 
 def verdict(ok: bool, miss: str = "") -> str:
@@ -486,7 +459,7 @@ def markdown(report: dict) -> str:
                      f"{verdict(s['raw_kib'] <= t['initial_kib'], 'by ' + str(round(s['raw_kib'] - t['initial_kib'], 1)) + ' KiB')} |")
     sn = r["snapshot"]
     lines += ["", "Python snapshot: " + (sn.get("error") or (
-        f"{sn['raw_mib']} MiB unpacked (stored in Cache Storage), {sn['gzip_mib']} MiB gzip (what travels); "
+        f"{sn['raw_mib']} MiB unpacked (stored in IndexedDB), {sn['gzip_mib']} MiB gzip (what travels); "
         f"the build step took {sn['build_seconds']} s when it was made (cached by a stamp afterwards); "
         f"in Node it restores in {sn['node_restore_seconds']} s against a boot of {sn['node_boot_seconds']} s.")),
               "Repeat visits with it are the rows marked \"warm + snapshot\", against the warm floor of the same run."]
@@ -495,6 +468,7 @@ def markdown(report: dict) -> str:
               "| memory | page JS MiB | worker JS MiB | Pyodide wasm memory MiB |", "|---|---:|---:|---:|"]
     for name, s in r["memory"].items():
         lines.append(f"| {name} | {s['page_js_mib']} | {s['worker_js_mib']} | {s['pyodide_wasm_mib']} |")
+    lines += other_engines.markdown(r["engines"], t["redraw_p95_ms"])
     lh = r["lighthouse"]
     lines += ["", "| Lighthouse (desktop) | performance | accessibility | best practices | SEO | verdict |", "|---|---:|---:|---:|---:|---|"]
     if "error" in lh:
