@@ -52,7 +52,7 @@ engines: chromium
 # Two workers: most of the suite waits on Chromium and Pyodide; files stay whole on one worker
 # (module fixtures), and the site is built once and shared (tests/conftest.py).
 test: setup $(VENV)/.test-deps engines
-	$(PY) -m pytest -n 2 --dist loadfile
+	$(PY) -m pytest -n 4 --dist loadgroup
 
 bundle: build
 	$(PY) -m seqbuild.package site dist/sequences-before-transformers.zip

@@ -115,22 +115,50 @@ class OriginGuard:
 # The page downloads the Python snapshot (13 MB, 50 MB unpacked) after a first boot; every test
 # context turns that off unless the test is about it, or each boot would cost a core for seconds.
 NO_SNAPSHOT_DOWNLOAD = "window.seqlabsConfig = {storeSnapshot: false, ...window.seqlabsConfig}"
+# A page boots Python once a lab is on screen and the browser idle (js/labs/lab.js). A test that
+# only looks at the page has no use for it: the suite turns that off unless a test asks for it.
+# A test that needs Python still gets it at its first call, touch or focus.
+NO_IDLE_BOOT = "window.seqlabsConfig = {idleBoot: false, ...window.seqlabsConfig}"
+# What the page does after a first boot, done at once: this build's snapshot into the context's
+# IndexedDB, so that Python in this context restores (about 1 s) instead of booting (3 s alone,
+# far more with the suite's other workers).
+STORE_SNAPSHOT_NOW = """async () => { const p = window.seqlabs.python; p.storeSnapshotWhenIdle();
+  return await p.snapshotStore; }"""
+
+
+def prime_snapshot(context, origin: str) -> None:
+    """Stores the build's Python snapshot in `context`, as an earlier visit would have."""
+    page = context.new_page()
+    page.goto(f"{origin}/licence/", wait_until="load")
+    page.wait_for_function("() => window.seqlabs !== undefined")
+    stored = page.evaluate(STORE_SNAPSHOT_NOW)
+    page.close()
+    assert stored["status"] == "stored", stored
 
 
 @pytest.fixture
 def make_context(browser, server):
-    """Returns a factory of guarded contexts; after the test, asserts nothing left the origin."""
+    """Returns a factory of guarded contexts; after the test, asserts nothing left the origin.
+    idle_boot: the page boots Python on its own when idle, as for a reader (off otherwise);
+    snapshot: Python restores from the stored snapshot, as on a reader's repeat visit;
+    run_limit_ms: how long a learner's code may run before it is stopped (the page's own 5 s otherwise)."""
     made = []
 
-    def factory(store_snapshot=False, **kwargs):
+    def factory(store_snapshot=False, idle_boot=False, snapshot=False, run_limit_ms=None, **kwargs):
         context = browser.new_context(**kwargs)
         context.add_init_script(OPEN_SHADOW_ROOTS)
         if not store_snapshot:
             context.add_init_script(NO_SNAPSHOT_DOWNLOAD)
+        if not idle_boot:
+            context.add_init_script(NO_IDLE_BOOT)
+        if run_limit_ms is not None:
+            context.add_init_script(f"window.seqlabsConfig = {{...window.seqlabsConfig, runLimitMs: {int(run_limit_ms)}}}")
         guard = OriginGuard(server)
         context.route("**/*", guard.route)
         context.on("request", lambda req: None if guard.allowed(req.url) else guard.off_origin.append(req.url))
         made.append((context, guard))
+        if snapshot:
+            prime_snapshot(context, server)
         return context, guard
 
     yield factory
@@ -140,14 +168,39 @@ def make_context(browser, server):
 
 
 @pytest.fixture
-def page(make_context):
-    context, guard = make_context()
+def page(make_context, request):
+    """A page in a context of its own. A test marked `python` computes in Python but is not about
+    its start: its Python restores from the snapshot, as on a repeat visit (the start itself is
+    tested in test_snapshot_browser.py and test_engines.py). The mark's keywords go to make_context,
+    e.g. @pytest.mark.python(run_limit_ms=1000)."""
+    marker = request.node.get_closest_marker("python")
+    context, guard = make_context(**({"snapshot": True, **marker.kwargs} if marker else {}))
     p = context.new_page()
     p.guard = guard
     return p
 
 
+def xdist_group(item) -> str | None:
+    """Tests that share a module-scoped fixture run on one worker (make test runs --dist loadgroup):
+    one group per file, or per parameter of a parametrized module fixture (test_engines.py's
+    engines, test_scorm.py's SCORM versions). Any other test goes to whichever worker is free."""
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return None
+    shared = [name for name, defs in info.name2fixturedefs.items() if defs and defs[-1].scope == "module"]
+    if not shared:
+        return None
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    keys = [f"{name}={params[name]}" for name in shared if name in params]
+    return item.module.__name__ + "".join(f"[{k}]" for k in keys)
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
 def pytest_collection_modifyitems(items):
-    # Tests that need no built site run first, so that under xdist one worker works through them
-    # while the other builds the site (and, on a fresh clone, trains the translation models).
+    # Tests that need no built site run first, so that under xdist the other workers work through
+    # them while one builds the site (and, on a fresh clone, trains the translation models).
     items.sort(key=lambda item: "site_dir" in item.fixturenames)
+    for item in items:
+        group = xdist_group(item)
+        if group:
+            item.add_marker(pytest.mark.xdist_group(group))

@@ -137,6 +137,7 @@ def drawn(page, lab):
     return json.loads(page.get_attribute(f"figure[data-lab='{lab}']", "data-drawn"))
 
 
+@pytest.mark.python
 def test_labs_exercises_and_scratch_cells_work_from_the_keyboard_alone(page, server):
     open_page(page, server, "module/")
     lab = "figure[data-lab='rnn-gradient']"

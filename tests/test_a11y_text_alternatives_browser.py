@@ -7,7 +7,7 @@ import pytest
 
 from seqlabs import api
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.python]  # every test computes in Python
 FIG = "figure[data-lab]"
 
 

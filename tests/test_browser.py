@@ -69,6 +69,7 @@ def test_search_finds_a_word_from_the_module(page, server):
     assert "module" in page.locator(".md-search-result__item a").first.get_attribute("href")
 
 
+@pytest.mark.python
 def test_worker_computes_what_cpython_computes(page, server):
     open_page(page, server, "")
     page.get_by_role("button", name="Compute σmax with numpy").click()

@@ -47,6 +47,7 @@ def upgrade_by_focus(page, cell):
     page.wait_for_selector(f"{cell} .cm-editor.cm-focused")
 
 
+@pytest.mark.python
 def test_a_cell_is_a_textarea_until_it_is_focused_then_an_editor_that_runs(page, server):
     open_module(page, server)
     page.wait_for_load_state("networkidle")
@@ -144,6 +145,7 @@ def test_the_editor_recolours_with_the_scheme_without_being_rebuilt(make_context
         assert light[key] != dark[key], (key, light[key], dark[key])
 
 
+@pytest.mark.python
 def test_without_the_chunk_the_textarea_stays_and_runs(page, server):
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from conftest import NO_SNAPSHOT_DOWNLOAD, OPEN_SHADOW_ROOTS, OriginGuard, ROOT, serve_directory
+from conftest import NO_IDLE_BOOT, NO_SNAPSHOT_DOWNLOAD, OPEN_SHADOW_ROOTS, OriginGuard, ROOT, serve_directory
 from seqbuild import instructors
 
 pytestmark = pytest.mark.browser
@@ -128,9 +128,11 @@ def course_page(folder, name: str, body: str) -> str:
     return name
 
 
-def course_context(browser, server, host):
+def course_context(browser, server, host, idle_boot=True):
     context = browser.new_context(viewport={"width": 1000, "height": 900})
     context.add_init_script(NO_SNAPSHOT_DOWNLOAD)
+    if not idle_boot:  # (tests/conftest.py)
+        context.add_init_script(NO_IDLE_BOOT)
     context.add_init_script(OPEN_SHADOW_ROOTS)
     site, course = OriginGuard(server), OriginGuard(host)
     context.off = []
@@ -195,7 +197,7 @@ def test_no_link_in_an_embed_page_navigates_its_frame(browser, server, site_dir,
     a new tab instead (in-page anchors excepted), and clicking each leaves the frame where it was."""
     folder, host = course_server
     snippets = built_snippets(site_dir)
-    context = course_context(browser, server, host)
+    context = course_context(browser, server, host, idle_boot=False)  # no Python needed: links only
     page = context.new_page()
     clicked = 0
     for lab in LABS:

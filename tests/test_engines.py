@@ -154,7 +154,9 @@ def s(request, site_dir, server, cpython, timings):
     offline = SiteServer(site_dir, aliases=[server], head_script=drivers.CAPTURE if name == "webkit" else "")
     t0 = time.monotonic()
     try:
-        driver = drivers.ENGINES[name](offline)
+        # Chromium is the suite's own (conftest.browser): one Playwright per worker process.
+        driver = drivers.ENGINES[name](offline, browser=request.getfixturevalue("browser")) if name == "chromium" \
+            else drivers.ENGINES[name](offline)
     except BaseException:
         offline.close()
         raise

@@ -151,6 +151,7 @@ def run_cell(page, ex, starts_with):
         && document.querySelector('{ex} .scratch__output').textContent.startsWith({starts_with!r})""", timeout=90_000)
 
 
+@pytest.mark.python
 def test_a_scratch_cell_computes(page, server):
     open_exercises(page, server)
     cell = page.locator(f"{EX2} .scratch")
@@ -172,6 +173,7 @@ def test_a_scratch_cell_computes(page, server):
     assert cell.locator(".scratch__output").text_content().startswith("a\nTraceback")
 
 
+@pytest.mark.python(run_limit_ms=2000)
 def test_a_runaway_cell_is_stopped_and_labs_keep_working(page, server):
     open_exercises(page, server)
     page.evaluate("() => window.seqlabs.python.start()")
@@ -181,6 +183,7 @@ def test_a_runaway_cell_is_stopped_and_labs_keep_working(page, server):
     cell.get_by_role("button", name="Run").click()
     page.wait_for_function(f"() => document.querySelector('{EX2} .scratch__output').textContent.startsWith('Stopped')",
                            timeout=30_000)
+    assert "still running after 2 seconds" in cell.locator(".scratch__output").text_content()  # the mark's limit
     got = page.evaluate("() => window.seqlabs.python.call('rnn-gradient', {steps: 10})")
     assert got["norms"] == pytest.approx(api.call("rnn-gradient", {"steps": 10})["norms"], rel=1e-9)
 
@@ -226,6 +229,7 @@ def new_numbers(page, ex, avoid):
             return seed, want
 
 
+@pytest.mark.python
 def test_new_numbers_have_their_own_answer_and_survive_a_reload(page, server):
     open_exercises(page, server)
     box = page.locator(EX2)
@@ -276,6 +280,7 @@ def test_new_numbers_have_their_own_answer_and_survive_a_reload(page, server):
     assert page.locator(EX2).get_attribute("data-variant-state") is None
 
 
+@pytest.mark.python
 def test_new_weights_and_states_for_the_context_value(page, server):
     ex = "#exercise-context-value"
     open_exercises(page, server, ex)
@@ -298,6 +303,7 @@ def test_new_weights_and_states_for_the_context_value(page, server):
     assert feedback(page, ex3) == "✓ Correct." and want3["answer"] == [tokens, 1]
 
 
+@pytest.mark.python
 def test_new_numbers_give_the_scratch_cell_their_starter_and_keep_what_the_learner_typed(page, server):
     open_exercises(page, server)
     assert cell_code(page, EX2) == api.call("exercise-variant", {"exercise": EX2[1:], "seed": 0})["starter"]
@@ -323,6 +329,7 @@ def test_new_numbers_give_the_scratch_cell_their_starter_and_keep_what_the_learn
     assert cell_code(page, EX2) == mine
 
 
+@pytest.mark.python
 def test_every_exercise_with_new_numbers_updates_its_own_cell(page, server):
     for ex, avoid in [("#exercise-sequential-steps", [1000, 1]), ("#exercise-context-value", [1.9])]:
         open_exercises(page, server, ex)

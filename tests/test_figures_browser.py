@@ -61,6 +61,7 @@ def test_predict_then_reveal_by_keyboard(page, server):
     assert "Your guess was" in page.locator(f"{EMB} .analogy-answer").text_content()
 
 
+@pytest.mark.python
 def test_choosing_another_analogy_recomputes_in_the_browser(page, server):
     open_figure(page, server, EMB)
     page.get_by_label("Analogy", exact=True).select_option("prince")
@@ -71,6 +72,7 @@ def test_choosing_another_analogy_recomputes_in_the_browser(page, server):
     assert page.locator(f"{EMB} .analogy-neighbours li").first.text_content().startswith("princess")
 
 
+@pytest.mark.python(idle_boot=True)  # Python's status line, shown at the first touch, would move Retrain from under the click
 def test_retrain_shows_progress_and_updates_the_figure(page, server):
     open_figure(page, server, EMB)
     fig = page.locator(EMB)
@@ -92,6 +94,7 @@ def upload(page, tmp_path, name, text):
     page.locator(f"{EMB} input[type=file]").set_input_files(str(path))
 
 
+@pytest.mark.python
 def test_uploaded_vectors_change_the_neighbours(page, server, tmp_path):
     open_figure(page, server, EMB)
     upload(page, tmp_path, "mine.txt", "man 1 0 0\nwoman 1 1 0\nking 0 0 1\nqueen 0 1 1\nruler 0 0.9 1.2\ncat 5 5 5\n")
@@ -104,6 +107,7 @@ def test_uploaded_vectors_change_the_neighbours(page, server, tmp_path):
     assert page.locator(f"{EMB} .analogy-neighbours li").count() == 3  # 6 words, 3 are the query
 
 
+@pytest.mark.python
 def test_a_malformed_file_shows_its_line_and_keeps_the_vectors(page, server, tmp_path):
     open_figure(page, server, EMB)
     upload(page, tmp_path, "bad.txt", "man 1 0 0\nwoman 1 1\n")
@@ -153,6 +157,7 @@ def test_parallel_figure_counts_n_steps_against_one_without_timing(make_context,
     assert page.locator(f"{PAR} .steps-measure").is_hidden()
 
 
+@pytest.mark.python
 def test_parallel_units_chosen_by_keyboard_change_the_modelled_times(page, server):
     open_figure(page, server, PAR)
     page.locator(f"{PAR} select[name=view]").focus()
@@ -180,6 +185,7 @@ def test_parallel_units_chosen_by_keyboard_change_the_modelled_times(page, serve
     assert "the RNN is still faster here" in page.locator(f"{PAR} .lab-words").text_content()
 
 
+@pytest.mark.python
 def test_parallel_measured_view_times_one_core_in_the_browser(page, server):
     open_figure(page, server, PAR)
     page.get_by_label("Show", exact=True).select_option("measured")
@@ -220,6 +226,7 @@ def test_long_gap_draws_the_built_grid_without_pyodide(make_context, server):
     assert f"names the key in {built['run']['accuracy']:.0%} of held-out sequences" in words
 
 
+@pytest.mark.python
 def test_long_gap_settings_from_the_address_train_in_the_browser_as_in_cpython(page, server):
     params = {"learner": "attention", "gap": 5, "steps": 50, "seed": 4}
     query = "&".join(f"long-gap.{k}={v}" for k, v in params.items())
@@ -236,6 +243,7 @@ def test_long_gap_settings_from_the_address_train_in_the_browser_as_in_cpython(p
     assert "The attention reader at D = 5, trained 50 steps" in page.locator(f"{GAP} .lab-words").text_content()
 
 
+@pytest.mark.python
 def test_long_gap_training_shows_progress_and_cancel_stops_it(page, server):
     page.goto(f"{server}/embed/long-gap/", wait_until="load")
     page.wait_for_selector(f"{GAP}[data-drawn]")

@@ -29,7 +29,7 @@ def wait_ready(page):
 
 
 def test_static_figure_paints_with_pyodide_blocked(make_context, server):
-    context, guard = make_context()
+    context, guard = make_context(idle_boot=True)
     context.route("**/vendor/pyodide/**", lambda route: route.abort())
     page = context.new_page()
     open_module(page, server)
@@ -44,6 +44,7 @@ def test_static_figure_paints_with_pyodide_blocked(make_context, server):
     assert page.locator(f"{LAB} path.series-measured").get_attribute("d").startswith("M")
 
 
+@pytest.mark.python
 def test_keyboard_changes_the_figure_and_the_url(page, server):
     open_module(page, server)
     before = page.locator(f"{LAB} path.series-measured").get_attribute("d")
@@ -63,6 +64,7 @@ def test_keyboard_changes_the_figure_and_the_url(page, server):
     assert page.get_by_label("Nonlinearity", exact=True).is_disabled()
 
 
+@pytest.mark.python
 def test_settings_from_a_link_are_applied(page, server):
     open_module(page, server, "?rnn-gradient.steps=30&rnn-gradient.nonlinearity=linear")
     page.wait_for_function(f"() => JSON.parse(document.querySelector('{LAB}').dataset.drawn).steps === 30",
@@ -75,6 +77,7 @@ def test_settings_from_a_link_are_applied(page, server):
     {"sigma_max": 1.17, "hidden": 20, "steps": 90, "nonlinearity": "tanh", "input_scale": 0.7, "seed": 3},
     {"sigma_max": 0.95, "cell": "lstm", "forget_bias": 2.5, "hidden": 9, "steps": 45, "seed": 11},
 ])
+@pytest.mark.python
 def test_in_browser_results_equal_cpython(page, server, params):
     open_module(page, server)
     got = page.evaluate("(p) => window.seqlabs.python.call('rnn-gradient', p)", params)
@@ -102,6 +105,7 @@ def test_hostile_url_values_fall_back_with_a_notice(page, server):
     assert dialogs == []
 
 
+@pytest.mark.python
 def test_rapid_changes_are_coalesced_and_the_newest_wins(page, server):
     open_module(page, server)
     page.get_by_label("Steps T", exact=True).focus()
@@ -134,6 +138,7 @@ SET = """([name, value]) => {
 }"""
 
 
+@pytest.mark.python
 def test_status_speaks_only_of_jobs_that_take_a_while(page, server):
     open_module(page, server)
     page.evaluate("() => window.seqlabs.python.start()")
@@ -167,6 +172,7 @@ def during_a_job(page, params: dict, act: str) -> dict:
     }}""", params)
 
 
+@pytest.mark.python
 def test_cancel_stops_a_long_job_and_python_works_afterwards(page, server):
     open_module(page, server)
     page.evaluate("() => window.seqlabs.python.start()")
@@ -179,6 +185,7 @@ def test_cancel_stops_a_long_job_and_python_works_afterwards(page, server):
     assert got["sigma_max"] == pytest.approx(api.call("spectral-norm", {"n": 4, "seed": 1})["sigma_max"])
 
 
+@pytest.mark.python
 def test_a_worker_that_dies_is_restarted_once_then_reported(page, server):
     open_module(page, server)
     page.evaluate("() => window.seqlabs.python.start()")
@@ -219,6 +226,7 @@ def test_labs_mount_after_instant_navigation(page, server):
     assert errors == []
 
 
+@pytest.mark.python
 def test_worker_freezes_what_it_loaded_at_start_so_collections_skip_it(page, server):
     open_module(page, server)
     code = "import gc, seqlabs.api\n(gc.get_freeze_count(), gc.get_count()[2])"

@@ -39,6 +39,7 @@ def defaults(lab):
     return {p["name"]: p.get("default") for p in api.schema(lab)}
 
 
+@pytest.mark.python
 def test_a_lab_downloads_as_a_notebook_with_the_settings_on_the_page(page, server):
     page.context.add_init_script(SAVED_DRAFT)
     page.goto(f"{server}/module/", wait_until="load")

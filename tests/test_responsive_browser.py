@@ -243,7 +243,7 @@ def test_a_finger_reads_the_gradient_chart_as_a_mouse_does(make_context, server)
 
 
 def test_embed_pages_fit_a_small_phone(make_context, server):
-    context, _ = make_context(viewport={"width": 320, "height": 700}, color_scheme="dark")
+    context, _ = make_context(viewport={"width": 320, "height": 700}, color_scheme="dark", idle_boot=True)
     context.route("**/vendor/pyodide/**", lambda route: route.abort())
     page = context.new_page()
     for lab in sorted(LABS):

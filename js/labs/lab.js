@@ -177,13 +177,16 @@ function mountLab(figure) {
   };
   box.addEventListener("pointerdown", boot, { once: true });
   box.addEventListener("focusin", boot, { once: true });
+  // (The test suite turns the idle boot off where a test looks only at the page: seqlabsConfig.idleBoot.)
   const idle = window.requestIdleCallback ?? ((fn) => setTimeout(fn, 1500));
-  new IntersectionObserver((entries, observer) => {
-    if (entries.some((e) => e.isIntersecting)) {
-      observer.disconnect();
-      idle(boot, { timeout: 4000 });
-    }
-  }).observe(figure);
+  if (window.seqlabsConfig?.idleBoot !== false) {
+    new IntersectionObserver((entries, observer) => {
+      if (entries.some((e) => e.isIntersecting)) {
+        observer.disconnect();
+        idle(boot, { timeout: 4000 });
+      }
+    }).observe(figure);
+  }
   // Mirror the shared worker's start-up in this lab's status line while nothing else is going on.
   const onState = ({ detail }) => {
     if (!figure.isConnected) return python.removeEventListener("state", onState);

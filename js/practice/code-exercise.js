@@ -4,12 +4,12 @@
 // The draft is saved as the learner types, hints come after a failed check, and the solution
 // opens after a success or after three failed checks.
 import { python } from "../runtime/pyclient.js";
+import { runLimitMs, runLimitText } from "./run-limit.js";
 import { recordInteraction } from "../lms/scorm.js";
 import { mountCodeCell } from "./code-cell.js";
 import { progress } from "./progress-store.js";
 import { el } from "../dom.js";
 
-const LIMIT_MS = 5000;
 const SOLUTION_AFTER_FAILURES = 3;
 const SAVE_DELAY_MS = 400;    // one write per pause in typing, not per key (each write reaches the LMS)
 const MAX_CODE = 20000;       // what the lab accepts
@@ -116,7 +116,7 @@ export function codeExercise(box, id) {
     try {
       await python.start();
       show("checking", "Checking…");
-      timer = setTimeout(() => { stopped = true; python.cancel(); }, LIMIT_MS);
+      timer = setTimeout(() => { stopped = true; python.cancel(); }, runLimitMs());
       const out = await python.call("code-check", { exercise: box.dataset.check, code });
       printed.textContent = out.output ? `Your code printed:\n${out.output}` : "";
       printed.hidden = !out.output;
@@ -124,7 +124,7 @@ export function codeExercise(box, id) {
     } catch (err) {
       if (stopped) {
         printed.hidden = true;
-        finish(code, latencyMs, false, `Stopped: ${name} was still running after 5 seconds (an endless loop?). `
+        finish(code, latencyMs, false, `Stopped: ${name} was still running after ${runLimitText()} (an endless loop?). `
           + "Python restarts on the next check, and the figures keep working.");
       } else {
         // Not the learner's answer being wrong (empty code, Python unable to start): no attempt.

@@ -3,9 +3,9 @@
 // starts a fresh one. An exercise that draws new numbers gives its cell a new starter
 // (setScratchStarter); what the learner typed is never replaced.
 import { python } from "../runtime/pyclient.js";
+import { runLimitMs, runLimitText } from "./run-limit.js";
 import { mountCodeCell } from "./code-cell.js";
 
-const LIMIT_MS = 5000;
 // A mounted cell's field and output, and the starter it was last given (to tell edits apart).
 const mounted = new WeakMap();
 
@@ -51,14 +51,14 @@ function mount(cell) {
     try {
       await python.start();
       output.textContent = "Running…";
-      timer = setTimeout(() => { stopped = true; python.cancel(); }, LIMIT_MS);
+      timer = setTimeout(() => { stopped = true; python.cancel(); }, runLimitMs());
       const out = await python.call("python-run", { code: field.value });
       const parts = [out.stdout, out.value ?? "", out.error ?? ""].filter(Boolean);
       output.textContent = parts.join(out.stdout.endsWith("\n") ? "" : "\n") || "(no output)";
       cell.dataset.state = out.error ? "error" : "ok";
     } catch (err) {
       output.textContent = stopped
-        ? "Stopped: the cell was still running after 5 seconds (an endless loop?). Python restarts on the next run, and the figures keep working."
+        ? `Stopped: the cell was still running after ${runLimitText()} (an endless loop?). Python restarts on the next run, and the figures keep working.`
         : err.message;
       cell.dataset.state = "error";
     } finally {

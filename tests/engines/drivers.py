@@ -49,17 +49,22 @@ def missing(engine: str) -> list[str]:
 class Chromium:
     name = "chromium"
 
-    def __init__(self, site_server=None):
-        from playwright.sync_api import sync_playwright
-        from conftest import CHROMIUM_ARGS
-        self._pw = sync_playwright().start()
-        try:
-            self._browser = self._pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        except BaseException:
-            self._pw.stop()
-            raise
-        self.version = self._browser.version
-        context = self._browser.new_context()
+    def __init__(self, site_server=None, browser=None):
+        """browser: a Chromium already launched through Playwright in this process (the suite's;
+        Playwright's sync API runs once per thread), else one is launched here."""
+        self._pw = self._browser = None
+        if browser is None:
+            from playwright.sync_api import sync_playwright
+            from conftest import CHROMIUM_ARGS
+            self._pw = sync_playwright().start()
+            try:
+                self._browser = self._pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            except BaseException:
+                self._pw.stop()
+                raise
+        self.version = (browser or self._browser).version
+        context = (browser or self._browser).new_context()
+        self._context = context
         self._page = context.new_page()
         self._errors: list[str] = []
         self._requests: list[str] = []
@@ -91,6 +96,9 @@ class Chromium:
         return out
 
     def close(self):
+        if self._browser is None:  # the suite's browser: only this driver's context is ours
+            self._context.close()
+            return
         try:
             self._browser.close()
         finally:
