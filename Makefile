@@ -49,10 +49,14 @@ engines: chromium
 	  && test -x /usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser \
 	  || { apt-get update && apt-get install -y firefox-esr webkit2gtk-driver xvfb; }
 
-# Two workers: most of the suite waits on Chromium and Pyodide; files stay whole on one worker
-# (module fixtures), and the site is built once and shared (tests/conftest.py).
-test: setup $(VENV)/.test-deps engines
-	$(PY) -m pytest -n 4 --dist loadgroup
+# The installs first, side by side where they do not depend on each other (npm ci while pip
+# installs, the browsers from Debian meanwhile). Then the suite in WORKERS processes: tests that
+# share a module fixture stay on one worker (--dist loadgroup, groups set in tests/conftest.py),
+# every other test goes to whichever is free; the site is built once and shared.
+WORKERS ?= 3
+test:
+	$(MAKE) --no-print-directory -j3 setup $(VENV)/.test-deps engines
+	$(PY) -m pytest -n $(WORKERS) --dist loadgroup
 
 bundle: build
 	$(PY) -m seqbuild.package site dist/sequences-before-transformers.zip

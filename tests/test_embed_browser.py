@@ -197,7 +197,7 @@ def test_no_link_in_an_embed_page_navigates_its_frame(browser, server, site_dir,
     a new tab instead (in-page anchors excepted), and clicking each leaves the frame where it was."""
     folder, host = course_server
     snippets = built_snippets(site_dir)
-    context = course_context(browser, server, host, idle_boot=False)  # no Python needed: links only
+    context = course_context(browser, server, host, idle_boot=False)  # Python is started below, once per frame
     page = context.new_page()
     clicked = 0
     for lab in LABS:
@@ -207,6 +207,9 @@ def test_no_link_in_an_embed_page_navigates_its_frame(browser, server, site_dir,
         frame.locator(f"figure[data-lab='{lab}'][data-drawn]").wait_for(timeout=60_000)
         inner = next(f for f in page.frames if f.url.startswith(f"{server}/embed/{lab}/"))
         start = inner.url
+        # Python up first, as after a moment's reading: a first touch starts it, and the status
+        # line that then appears would move the link from under the click.
+        inner.evaluate("() => window.seqlabs.python.start()")
         links = inner.evaluate("""() => [...document.querySelectorAll('a[href]')].map((a, k) => ({
             k, href: a.getAttribute('href'), url: a.href, target: a.target, rel: a.rel,
             download: a.hasAttribute('download'), visible: a.checkVisibility()}))""")

@@ -109,9 +109,10 @@ def test_cells_read_out_by_keyboard_and_gold_overlay(page, server):
     assert page.locator(f"{ALIGN} .gold rect").count() == len(want["gold"])
 
 
-@pytest.mark.python(idle_boot=True)  # the table's summary is clicked once Python is up, as above
+@pytest.mark.python
 def test_a_new_sentence_translated_in_the_browser_matches_cpython(page, server):
     open_figure(page, server, ALIGN)
+    page.evaluate("() => window.seqlabs.python.start()")  # the table's summary is clicked once Python is up, as above
     sentence = "the european financial council watches a small white horse behind the green bridge"
     fig = page.locator(ALIGN)
     fig.locator(".weights-table summary").click()  # an open table follows the new result
