@@ -72,8 +72,7 @@ def test_choosing_another_analogy_recomputes_in_the_browser(page, server):
     assert page.locator(f"{EMB} .analogy-neighbours li").first.text_content().startswith("princess")
 
 
-@pytest.mark.python
-def test_retrain_shows_progress_and_updates_the_figure(page, server):
+def test_retrain_shows_progress_and_updates_the_figure(page, server):  # (a usual boot: restored, it missed its progress twice under load)
     open_figure(page, server, EMB)
     # Python is up before the first touch, as for a reader who has read a while: a first touch
     # starts it, and the status line that then appears moves Retrain from under the click.
