@@ -192,7 +192,8 @@ def xdist_group(item) -> str | None:
         return None
     params = getattr(getattr(item, "callspec", None), "params", {})
     keys = [f"{name}={params[name]}" for name in shared if name in params]
-    return item.module.__name__ + "".join(f"[{k}]" for k in keys)
+    # No "]" in a group's name: xdist reads a nodeid's "@group" only after its last "]".
+    return item.module.__name__ + "".join(f"/{k}" for k in keys).replace("]", ")")
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups

@@ -34,6 +34,9 @@ def test_embed_scheme_parameter_and_axe(make_context, server, scheme, expected):
         page.goto(f"{server}/embed/{lab}/?scheme={scheme}", wait_until="load")
         page.wait_for_selector("figure[data-drawn]")
         assert page.evaluate("() => document.body.dataset.mdColorScheme") == expected
+        # The scheme is set at DOMContentLoaded, and Material fades colours over 125-250 ms: axe
+        # judges the colours the reader is left with, not those of a busy machine's mid-fade frame.
+        page.wait_for_function("() => document.getAnimations().every((a) => !(a instanceof CSSTransition) || a.playState !== 'running')")
         page.evaluate(AXE)
         result = page.evaluate("(tags) => axe.run(document, {runOnly: {type: 'tag', values: tags}})", AXE_TAGS)
         assert [v["id"] for v in result["violations"]] == [], (lab, result["violations"][:1])

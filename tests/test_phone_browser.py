@@ -241,6 +241,10 @@ def test_word_plot_labels_never_overlap(make_context, server, width):
     assert page.errors == []
 
 
+TWO_FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+# Back to top stepped aside for a figure, or done fading in.
+TOP_SETTLED = """() => { const top = document.querySelector('.md-top');
+  return top.hasAttribute('data-over-figure') || top.getAnimations().every((a) => a.playState === 'finished'); }"""
 # The text inside figures and the diagram, line by line as laid out, and Back to top's box when
 # it can be seen; "over" is what of that text the button's box touches.
 TOP_OVER_TEXT = """() => {
@@ -277,9 +281,11 @@ def test_back_to_top_never_covers_a_figure(make_context, server, size):
     page.mouse.move(width / 2, height / 2)
     for y in range(1500, total - height, 600):
         page.evaluate(f"window.scrollTo(0, {y})")
-        page.wait_for_timeout(100)
+        page.wait_for_function("() => document.querySelector('.md-top').hidden")  # scrolled down: hidden
         page.mouse.wheel(0, -150)  # Material shows the button when the reader scrolls up
-        page.wait_for_timeout(250)
+        page.wait_for_function("() => !document.querySelector('.md-top').hidden")  # shown again
+        page.evaluate(TWO_FRAMES)  # the figure guard (overrides/partials/top.html) looks in a frame
+        page.wait_for_function(TOP_SETTLED)
         state = page.evaluate(TOP_OVER_TEXT)
         if state["seen"]:
             seen += 1
