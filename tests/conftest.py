@@ -126,10 +126,11 @@ STORE_SNAPSHOT_NOW = """async () => { const p = window.seqlabs.python; p.storeSn
   return await p.snapshotStore; }"""
 
 
-def prime_snapshot(context, origin: str) -> None:
-    """Stores the build's Python snapshot in `context`, as an earlier visit would have."""
+def prime_snapshot(context, site_url: str) -> None:
+    """Stores the build's Python snapshot in `context`, as an earlier visit would have. site_url is
+    where the site is served: an origin, or a folder such as a SCORM package's."""
     page = context.new_page()
-    page.goto(f"{origin}/licence/", wait_until="load")
+    page.goto(f"{site_url}/licence/index.html", wait_until="load")  # a file: an LMS serves no folders
     page.wait_for_function("() => window.seqlabs !== undefined")
     stored = page.evaluate(STORE_SNAPSHOT_NOW)
     page.close()
