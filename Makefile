@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve build test bench bundle scorm lms chromium engines setup clean
+.PHONY: serve build test bench bundle scorm lms chromium engines setup models clean
 .DEFAULT_GOAL := serve
 
 $(VENV)/bin/python:
@@ -55,8 +55,14 @@ engines: chromium
 # every other test goes to whichever is free; the site is built once and shared.
 WORKERS ?= 3
 test:
-	$(MAKE) --no-print-directory -j3 setup $(VENV)/.test-deps engines
+	$(MAKE) --no-print-directory -j3 setup $(VENV)/.test-deps engines models
 	$(PY) -m pytest -n $(WORKERS) --dist loadgroup
+
+# The first build's training (the long-gap grid, then both translation models: about 80 s on two
+# cores), here so that make test runs it beside npm ci and the test dependencies instead of
+# holding up every worker's first build. A no-op while the weights' stamps match.
+models: $(VENV)/.site-deps
+	$(PY) -m seqbuild.models
 
 bundle: build
 	$(PY) -m seqbuild.package site dist/sequences-before-transformers.zip

@@ -13,6 +13,10 @@ from urllib.parse import urlsplit
 import pytest
 from filelock import FileLock
 
+# One BLAS thread per worker: three workers share two cores with the browsers, and the build's
+# training runs on one thread per process too (py/seqbuild/models.py).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",

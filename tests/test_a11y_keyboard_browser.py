@@ -97,6 +97,7 @@ def check_reverse(page, forward):
         json.dumps([s["what"] for s in backward][:10]) + " … vs " + json.dumps([s["what"] for s in reversed(forward)][:10]))
 
 
+@pytest.mark.python  # the first focus in a lab starts Python: a restore, as on a repeat visit
 def test_tab_reaches_every_control_of_the_module_page(page, server):
     open_page(page, server, "module/")
     forward, kinds = check_walk(page)
@@ -112,6 +113,7 @@ def test_tab_reaches_every_control_of_the_module_page(page, server):
     check_reverse(page, forward)
 
 
+@pytest.mark.python  # the first focus in a lab starts Python: a restore, as on a repeat visit
 @pytest.mark.parametrize("lab", EMBEDS)
 def test_tab_reaches_every_control_of_an_embed_page(page, server, lab):
     open_page(page, server, f"embed/{lab}/")

@@ -95,7 +95,7 @@ def failures(items):
 
 @pytest.mark.parametrize("mode", ["light", "dark", "switched to dark"])
 def test_figures_keep_their_contrast_in_both_schemes(make_context, server, mode):
-    context, _ = make_context(color_scheme="dark" if mode == "dark" else "light")
+    context, _ = make_context(color_scheme="dark" if mode == "dark" else "light", snapshot=True)  # Python restores
     page = context.new_page()
     open_module(page, server)
     prepare_figures(page)
