@@ -41,6 +41,13 @@ FEEDBACK = "([sel, start]) => { const t = document.querySelector(sel)?.textConte
 MARK_BUTTON = """([sel, name]) => { document.querySelectorAll('[data-engine-click]').forEach((b) => b.removeAttribute('data-engine-click'));
   const b = [...document.querySelectorAll(`${sel} button`)].find((x) => x.textContent.trim() === name && !x.hidden);
   if (!b) return false; b.setAttribute('data-engine-click', ''); b.scrollIntoView({block: 'center'}); return true; }"""
+# Resolves once the marked button has kept its place for three 50 ms ticks. Python's status line
+# can appear above it meanwhile (a busy machine boots late) and move it from under the click.
+STILL = """() => new Promise((done) => { let last = '', same = 0; const t0 = performance.now();
+  const tick = () => { const r = document.querySelector('[data-engine-click]').getBoundingClientRect();
+    const at = `${r.x},${r.y}`; same = at === last ? same + 1 : 0; last = at;
+    if (same >= 3 || performance.now() - t0 > 10000) done(same >= 3); else setTimeout(tick, 50); };
+  tick(); })"""
 
 
 def close_enough(a, b, where="result"):
@@ -101,6 +108,7 @@ class Session:
 
     def click_button(self, sel, name):
         assert self.eval(MARK_BUTTON, [sel, name]), f"no button {name!r} in {sel}"
+        assert self.eval(STILL), f"button {name!r} in {sel} kept moving"
         self.driver.click("[data-engine-click]")
 
     def type_code(self, sel, code):
