@@ -149,18 +149,8 @@ def make_context(browser, server):
     run_limit_ms: how long a learner's code may run before it is stopped (the page's own 5 s otherwise)."""
     made = []
 
-    def factory(store_snapshot=False, idle_boot=False, snapshot=False, run_limit_ms=None, **kwargs):
-        context = browser.new_context(**kwargs)
-        context.add_init_script(OPEN_SHADOW_ROOTS)
-        if not store_snapshot:
-            context.add_init_script(NO_SNAPSHOT_DOWNLOAD)
-        if not idle_boot:
-            context.add_init_script(NO_IDLE_BOOT)
-        if run_limit_ms is not None:
-            context.add_init_script(f"window.seqlabsConfig = {{...window.seqlabsConfig, runLimitMs: {int(run_limit_ms)}}}")
-        guard = OriginGuard(server)
-        context.route("**/*", guard.route)
-        context.on("request", lambda req: None if guard.allowed(req.url) else guard.off_origin.append(req.url))
+    def factory(snapshot=False, **kwargs):
+        context, guard = guarded_context(browser, server, **kwargs)
         made.append((context, guard))
         if snapshot:
             prime_snapshot(context, server)
@@ -172,17 +162,76 @@ def make_context(browser, server):
         assert guard.off_origin == [], f"requests left the page's origin: {guard.off_origin}"
 
 
+@pytest.fixture(scope="session")
+def primed_contexts(browser, server):
+    """Contexts whose snapshot is stored, one per set of `python` mark keywords, kept for the
+    worker's whole run: priming costs a page load and a 50 MB store, and a test only needs it done."""
+    made = {}
+    yield made
+    for context, _ in made.values():
+        context.close()
+
+
+def guarded_context(browser, server, store_snapshot=False, idle_boot=False, run_limit_ms=None, **kwargs):
+    context = browser.new_context(**kwargs)
+    context.add_init_script(OPEN_SHADOW_ROOTS)
+    if not store_snapshot:
+        context.add_init_script(NO_SNAPSHOT_DOWNLOAD)
+    if not idle_boot:
+        context.add_init_script(NO_IDLE_BOOT)
+    if run_limit_ms is not None:
+        context.add_init_script(f"window.seqlabsConfig = {{...window.seqlabsConfig, runLimitMs: {int(run_limit_ms)}}}")
+    guard = OriginGuard(server)
+    context.route("**/*", guard.route)
+    context.on("request", lambda req: None if guard.allowed(req.url) else guard.off_origin.append(req.url))
+    return context, guard
+
+
+def forget_the_test(context, server) -> bool:
+    """Clears what a test left in a shared context (its pages, its saved answers); false when the
+    context is no longer as primed (a service worker, or a snapshot marked refused or gone)."""
+    probe = context.new_page()
+    cdp = context.new_cdp_session(probe)
+    cdp.send("Storage.clearDataForOrigin", {"origin": server, "storageTypes": "local_storage,cookies"})
+    cdp.detach()
+    from engines import snapshot_store
+    probe.goto(f"{server}/assets/snapshot/manifest.json")
+    keys = probe.evaluate(snapshot_store.KEYS)
+    for p in context.pages:
+        p.close()
+    return not context.service_workers and len(keys) == 1 and not keys[0].endswith("?refused")
+
+
 @pytest.fixture
-def page(make_context, request):
+def page(make_context, primed_contexts, browser, server, request):
     """A page in a context of its own. A test marked `python` computes in Python but is not about
     its start: its Python restores from the snapshot, as on a repeat visit (the start itself is
-    tested in test_snapshot_browser.py and test_engines.py). The mark's keywords go to make_context,
-    e.g. @pytest.mark.python(run_limit_ms=1000)."""
+    tested in test_snapshot_browser.py and test_engines.py). Such tests share a primed context,
+    cleared between them. The mark's keywords go to the context, e.g.
+    @pytest.mark.python(run_limit_ms=1000)."""
     marker = request.node.get_closest_marker("python")
-    context, guard = make_context(**({"snapshot": True, **marker.kwargs} if marker else {}))
+    if not marker:
+        context, guard = make_context()
+        p = context.new_page()
+        p.guard = guard
+        yield p
+        return
+    key = repr(sorted(marker.kwargs.items()))
+    if key not in primed_contexts:
+        context, guard = guarded_context(browser, server, **marker.kwargs)
+        prime_snapshot(context, server)
+        primed_contexts[key] = context, guard
+    context, guard = primed_contexts[key]
+    guard.requests.clear()
+    guard.off_origin.clear()
     p = context.new_page()
     p.guard = guard
-    return p
+    yield p
+    off_origin = list(guard.off_origin)
+    if not forget_the_test(context, server):
+        del primed_contexts[key]
+        context.close()
+    assert off_origin == [], f"requests left the page's origin: {off_origin}"
 
 
 def xdist_group(item) -> str | None:

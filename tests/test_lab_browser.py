@@ -129,9 +129,11 @@ def test_rapid_changes_are_coalesced_and_the_newest_wins(page, server):
 STATES_SEEN = """() => {
     window.__states = [];
     const box = document.querySelector('#lab-rnn-gradient .lab-status');
-    new MutationObserver(() => window.__states.push(box.dataset.state)).observe(box, {attributes: true});
+    new MutationObserver(() => window.__states.push([box.dataset.state, performance.now() - window.__since]))
+      .observe(box, {attributes: true});
 }"""
 SET = """([name, value]) => {
+    window.__since = performance.now();
     const field = document.querySelector(`#lab-rnn-gradient [name=${name}]`);
     field.value = String(value);
     field.dispatchEvent(new Event(field.tagName === 'SELECT' ? 'change' : 'input', {bubbles: true}));
@@ -148,7 +150,10 @@ def test_status_speaks_only_of_jobs_that_take_a_while(page, server):
     page.evaluate(STATES_SEEN)
     page.evaluate(SET, ["sigma_max", 0.97])
     page.wait_for_function(f"() => JSON.parse(document.querySelector('{LAB}').dataset.drawn).sigma_max === 0.97")
-    assert "running" not in page.evaluate("() => window.__states")  # a quick redraw: no flicker
+    # A quick redraw does not flicker: "running" only once a job has taken 300 ms (a busy machine's
+    # redraw can take that long).
+    shown = [ms for state, ms in page.evaluate("() => window.__states") if state == "running"]
+    assert all(ms >= 300 for ms in shown), shown
     for name, value in [("cell", "lstm"), ("hidden", 128), ("steps", 200)]:
         page.evaluate(SET, [name, value])
     page.wait_for_selector(f"{LAB} .lab-status[data-state='running']")

@@ -41,7 +41,7 @@ def defaults(lab):
 
 @pytest.mark.python
 def test_a_lab_downloads_as_a_notebook_with_the_settings_on_the_page(page, server):
-    page.context.add_init_script(SAVED_DRAFT)
+    page.add_init_script(SAVED_DRAFT)  # the page's own: its context is shared (conftest.py)
     page.goto(f"{server}/module/", wait_until="load")
     lab = page.locator("#lab-rnn-gradient")
     page.wait_for_selector("#lab-rnn-gradient[data-drawn]")
