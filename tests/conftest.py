@@ -63,10 +63,22 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class FilesOnlyHandler(QuietHandler):
+    """As an LMS serves a package (Moodle's scorm_pluginfile, object storage): the file at exactly
+    that path, or a 404. A folder is not a file: no index.html is added, no redirect is made."""
+
+    def send_head(self):
+        if os.path.isdir(self.translate_path(self.path)):
+            self.send_error(404, "Not a file")
+            return None
+        return super().send_head()
+
+
 @contextlib.contextmanager
-def serve_directory(directory: Path):
-    """A static server for `directory` on 127.0.0.1, on a port of its own; yields its origin."""
-    handler = functools.partial(QuietHandler, directory=str(directory))
+def serve_directory(directory: Path, files_only=False):
+    """A static server for `directory` on 127.0.0.1, on a port of its own; yields its origin.
+    files_only: serve as an LMS does (FilesOnlyHandler), not as a web host does."""
+    handler = functools.partial(FilesOnlyHandler if files_only else QuietHandler, directory=str(directory))
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     try:

@@ -173,7 +173,7 @@ def harness(tmp_path, version, package_path, initial=None, extra="", persist=Fal
 
 @pytest.fixture
 def lms_server(tmp_path):
-    with serve_directory(tmp_path) as origin:
+    with serve_directory(tmp_path, files_only=True) as origin:
         yield tmp_path, origin
 
 
@@ -412,7 +412,8 @@ def lms_raw(page, version):
 
 @pytest.mark.browser
 def test_every_attempt_reaches_the_lms_across_leaving_reloading_and_closing(browser, package, lms_server):
-    """One attempt; the site's menu (a new tab, the session goes on); a second; a reload of the
+    """One attempt; the site's menu (a new tab, the session goes on) and every link that stays in
+    the frame (the page goes on); a second; a reload of the
     SCO's frame (the same session, resumed from the LMS, not from this browser); a third; a
     reload of the whole LMS page (a new launch of the same attempt); a fourth; the LMS closes
     the SCO. Every attempt is one interaction, no initialisation is refused, and the page's
@@ -437,9 +438,27 @@ def test_every_attempt_reaches_the_lms_across_leaving_reloading_and_closing(brow
         menu.click()
     new_tab.value.wait_for_load_state()
     assert "/instructors/" in new_tab.value.url
+    assert new_tab.value.locator("article h1").count() == 1  # the page, not the LMS's 404
+    # The labs' own links to the site (made in the page, not by the build) name files too.
+    help_link = frame.locator("a", has_text="How to open it in Jupyter or Colab").first.get_attribute("href")
+    assert help_link.endswith("/instructors/index.html#labs-as-jupyter-notebooks"), help_link
     new_tab.value.close()
     assert page.evaluate(f"() => {SCO}.contentWindow.location.pathname").endswith("/module/index.html")
     assert [c for c in page.evaluate("() => window.calls") if c[0] == finish] == []
+    # Every visible link that stays in the frame (the page's anchors, and its own entry in the
+    # menu, which names the page itself): each keeps the page, and so the session.
+    staying = frame.locator("a[href]:visible:not([target='_blank']):not([download])")
+    hrefs = staying.evaluate_all("(as) => as.map((a) => a.getAttribute('href'))")
+    itself = staying.evaluate_all("(as) => as.filter((a) => a.href === location.href.split('#')[0]).map((a) => a.getAttribute('href'))")
+    assert len(itself) == 1, hrefs  # the menu's own entry
+    page.evaluate(f"() => {{ {SCO}.contentWindow.kept = true; }}")
+    for i in range(len(hrefs)):
+        link = staying.nth(i)
+        if link.is_visible():  # the menu's own entry closes the menu on a phone
+            link.press("Enter")  # from the keyboard: the skip link is only on screen when focused
+        assert page.evaluate(f"() => {SCO}.contentWindow.kept") is True, f"{hrefs[i]} replaced the page"
+    assert page.evaluate(f"() => {SCO}.contentWindow.location.pathname").endswith("/module/index.html")
+    assert [c for c in page.evaluate("() => window.calls") if c[0] in (init, finish)] == [[init, "true:0"]]
     # While the page is hidden (the learner is in the other tab) what it holds is committed.
     before = len(page.evaluate("() => window.calls"))
     page.evaluate(f"""() => {{ const d = {SCO}.contentDocument;

@@ -1,12 +1,12 @@
 // The notebooks the site ships (notebooks/<name>.ipynb, written at build time by
 // py/seqbuild/notebooks.py): fetch one when the reader asks for it, point its install cell at the
 // wheel on the server this page came from, rewrite cells, and hand it to the browser as a file.
-import { siteRoot as root } from "../page/site-root.js";
+import { pageUrl, siteRoot as root } from "../page/site-root.js";
 
 const SEPARATOR = ",  # ";                          // between a setting's value and its comment
 
 export const notebookUrl = (name) => new URL(`notebooks/${name}.ipynb`, root).href;
-export const helpUrl = () => new URL("instructors/#labs-as-jupyter-notebooks", root).href;
+export const helpUrl = () => pageUrl("instructors/#labs-as-jupyter-notebooks");
 
 const text = (cell) => (Array.isArray(cell.source) ? cell.source.join("") : cell.source);
 

@@ -1,6 +1,7 @@
 """MkDocs hooks: vendor the runtime, bundle the JS, ship seqlabs (as a zip for the browser and
 as a wheel for the notebooks), and put each lab's build-time result into the page so its figure
 draws before (and without) Pyodide."""
+import os
 import re
 import subprocess
 from pathlib import Path
@@ -15,6 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 BUILD = ROOT / "build"
 LAB_FIGURE = re.compile(r'<figure\b[^>]*\bdata-lab="([a-z0-9-]+)"[^>]*>')
 _labs: dict = {}
+CANONICAL = re.compile(r'\s*<link rel="canonical" href="[^"]*">')
 
 
 def on_config(config):
@@ -66,6 +68,10 @@ def on_post_page(output, page, config):
     # After the search plugin has read the page, so its index holds the prose: not the labs'
     # data (kilobytes of numbers every page would download with the index), not KaTeX's markup.
     css = get_relative_url("assets/vendor/katex/katex.min.css", page.url)
+    if not os.environ.get("SITE_URL"):
+        # A page names its address only where it is deployed (the Pages workflow sets SITE_URL),
+        # not the build machine's default, which a SCORM package or a copy would carry along.
+        output = CANONICAL.sub("", output, count=1)
     return mathrender.render_page(with_lab_data(output, page), ROOT, css)
 
 

@@ -1,7 +1,9 @@
 """make scorm: the built site as SCORM 1.2 and SCORM 2004 (4th edition) packages.
 
 Each zip holds imsmanifest.xml at its root and every file of the site (the offline runtime
-included, so an LMS without internet access works). The module page is the one SCO.
+included, so an LMS without internet access works). The module page is the one SCO. An LMS
+serves a package's files by their exact path, so the pages in the zip link files, not folders
+(seqbuild.file_urls).
 
 From mkdocs.yml's `extra`:
 - `scorm.mastery_score` (0-100, default 80): the score from which the module counts as passed,
@@ -16,6 +18,8 @@ from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
 import yaml
+
+from seqbuild.file_urls import file_url_contents
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_MASTERY = 80
@@ -54,8 +58,14 @@ HEADS = {
 }
 
 
+# For a web host, not an LMS: a sitemap (the build's names the address it was made for) and the
+# page GitHub Pages shows for a missing file (it links from the server's root).
+LEFT_OUT = {"sitemap.xml", "sitemap.xml.gz", "404.html"}
+
+
 def site_files(site: Path) -> list[str]:
-    return [p.relative_to(site).as_posix() for p in sorted(site.rglob("*")) if p.is_file() and p.suffix != ".map"]
+    return [p.relative_to(site).as_posix() for p in sorted(site.rglob("*"))
+            if p.is_file() and p.suffix != ".map" and p.relative_to(site).as_posix() not in LEFT_OUT]
 
 
 def site_extra(config: Path = ROOT / "mkdocs.yml") -> dict:
@@ -159,7 +169,11 @@ def make_package(site: Path, out: Path, version: str, extra: dict | None = None)
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
         zf.writestr("imsmanifest.xml", manifest(version, files, mastery_score(extra), rights_statement(extra)))
         for f in files:
-            zf.write(site / f, f)
+            data = file_url_contents(site, f)
+            if data is None:
+                zf.write(site / f, f)
+            else:
+                zf.writestr(f, data)
     return out
 
 

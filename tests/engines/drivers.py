@@ -226,13 +226,35 @@ class WebKit:
         from selenium.webdriver.common.action_chains import ActionChains
         from selenium.webdriver.common.by import By
         from selenium.webdriver.common.keys import Keys
-        self._driver.find_element(By.CSS_SELECTOR, selector).click()
+        self._click(selector)
         (ActionChains(self._driver).key_down(Keys.CONTROL).send_keys("a").key_up(Keys.CONTROL)
          .send_keys(Keys.DELETE).send_keys(text).perform())
 
     def click(self, selector):
+        self._click(selector)
+
+    # What covers the element's centre, for the message when a click cannot reach it.
+    COVER = """(el) => { const r = el.getBoundingClientRect();
+      const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+      return top ? `${top.tagName.toLowerCase()}.${[...top.classList].join('.')} at y=${Math.round(r.y)}` : 'nothing'; }"""
+
+    def _click(self, selector, tries=3):
+        """A real click. WebKitWebDriver refuses one whose point is covered (no event is sent,
+        so trying again is safe): WebKit has no scroll anchoring, and a status line appearing
+        above moves the page under the pointer. The element is brought back into view first."""
+        from selenium.common.exceptions import ElementClickInterceptedException
         from selenium.webdriver.common.by import By
-        self._driver.find_element(By.CSS_SELECTOR, selector).click()
+        for attempt in range(tries):
+            element = self._driver.find_element(By.CSS_SELECTOR, selector)
+            try:
+                element.click()
+                return
+            except ElementClickInterceptedException:
+                cover = self._driver.execute_script(f"return ({self.COVER})(arguments[0])", element)
+                if attempt == tries - 1:
+                    raise AssertionError(f"webkit: {selector} stayed covered by {cover}") from None
+                self._driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+                time.sleep(0.3)
 
     def errors(self):
         return self.eval("() => (window.__engineErrors || []).splice(0)")
