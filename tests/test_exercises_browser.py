@@ -2,6 +2,7 @@
 import json
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from code_typing import type_code
 from seqlabs import api
@@ -138,11 +139,22 @@ def test_the_page_works_without_storage(page, server):
     assert errors == []
 
 
-def cell_code(page, ex):
-    """What the exercise's scratch cell holds: the textarea's value, or the editor's lines."""
-    return page.evaluate(f"""() => {{ const cell = document.querySelector('{ex} .scratch');
-        const lines = cell.querySelectorAll('.cm-line');
-        return lines.length ? [...lines].map((l) => l.textContent).join('\\n') : cell.querySelector('textarea').value; }}""")
+CELL_CODE = """(ex) => { const cell = document.querySelector(`${ex} .scratch`);
+    const lines = cell.querySelectorAll('.cm-line');
+    return lines.length ? [...lines].map((l) => l.textContent).join('\\n') : cell.querySelector('textarea').value; }"""
+
+
+def cell_code(page, ex, expect=None):
+    """What the exercise's scratch cell holds: the textarea's value, or the editor's lines. With
+    `expect`, first waits (10 s at most) for the cell to show it: the editor redraws its lines
+    when it is in view, and a busy machine draws late."""
+    if expect is not None:
+        page.locator(f"{ex} .scratch").scroll_into_view_if_needed()
+        try:
+            page.wait_for_function(f"(ex) => ({CELL_CODE})(ex) === {json.dumps(expect)}", arg=ex, timeout=10_000)
+        except PlaywrightTimeout:
+            pass  # the assertion after this call says what the cell shows instead
+    return page.evaluate(CELL_CODE, ex)
 
 
 def run_cell(page, ex, starts_with):
@@ -308,7 +320,7 @@ def test_new_numbers_give_the_scratch_cell_their_starter_and_keep_what_the_learn
     open_exercises(page, server)
     assert cell_code(page, EX2) == api.call("exercise-variant", {"exercise": EX2[1:], "seed": 0})["starter"]
     seed, want = new_numbers(page, EX2, avoid=[0.0015])
-    assert cell_code(page, EX2) == want["starter"] and f"sigma = {want['values']['sigma']}" in want["starter"]
+    assert cell_code(page, EX2, expect=want["starter"]) == want["starter"] and f"sigma = {want['values']['sigma']}" in want["starter"]
     run_cell(page, EX2, "(no output)")  # the new starter gives nothing away either
 
     # A reload with the saved numbers shows their starter once Python has drawn them again.
@@ -316,7 +328,7 @@ def test_new_numbers_give_the_scratch_cell_their_starter_and_keep_what_the_learn
     page.wait_for_selector(".exercise-summary")
     page.wait_for_function(f"() => document.querySelector('{EX2}').dataset.variantState === 'ready'", timeout=90_000)
     assert page.locator(EX2).get_attribute("data-seed") == str(seed)
-    assert cell_code(page, EX2) == want["starter"]
+    assert cell_code(page, EX2, expect=want["starter"]) == want["starter"]
 
     # Code the learner typed stays; the new starter is shown under it instead.
     mine = "print(sigma)"
@@ -334,5 +346,5 @@ def test_every_exercise_with_new_numbers_updates_its_own_cell(page, server):
     for ex, avoid in [("#exercise-sequential-steps", [1000, 1]), ("#exercise-context-value", [1.9])]:
         open_exercises(page, server, ex)
         seed, want = new_numbers(page, ex, avoid=avoid)
-        assert cell_code(page, ex) == want["starter"]
+        assert cell_code(page, ex, expect=want["starter"]) == want["starter"]
         run_cell(page, ex, "(no output)")

@@ -226,7 +226,16 @@ class WebKit:
         from selenium.webdriver.common.action_chains import ActionChains
         from selenium.webdriver.common.by import By
         from selenium.webdriver.common.keys import Keys
-        self._click(selector)
+        # Keys go wherever the focus is, and a click that met a moving page leaves it on the body,
+        # where a typed "s" or "f" opens Material's search. Type only once the field has it.
+        for _ in range(3):
+            self._click(selector)
+            if self._driver.execute_script("return !!document.activeElement?.closest(arguments[0])", selector):
+                break
+            self._driver.execute_script("document.querySelector(arguments[0]).scrollIntoView({block: 'center'})", selector)
+            time.sleep(0.3)
+        else:
+            raise AssertionError(f"webkit: a click on {selector} never gave it the focus")
         (ActionChains(self._driver).key_down(Keys.CONTROL).send_keys("a").key_up(Keys.CONTROL)
          .send_keys(Keys.DELETE).send_keys(text).perform())
 
