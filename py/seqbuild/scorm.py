@@ -64,8 +64,8 @@ LEFT_OUT = {"sitemap.xml", "sitemap.xml.gz", "404.html"}
 
 
 def site_files(site: Path) -> list[str]:
-    return [p.relative_to(site).as_posix() for p in sorted(site.rglob("*"))
-            if p.is_file() and p.suffix != ".map" and p.relative_to(site).as_posix() not in LEFT_OUT]
+    names = (p.relative_to(site).as_posix() for p in sorted(site.rglob("*")) if p.is_file() and p.suffix != ".map")
+    return [name for name in names if name not in LEFT_OUT]
 
 
 def site_extra(config: Path = ROOT / "mkdocs.yml") -> dict:

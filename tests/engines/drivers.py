@@ -232,8 +232,7 @@ class WebKit:
             self._click(selector)
             if self._driver.execute_script("return !!document.activeElement?.closest(arguments[0])", selector):
                 break
-            self._driver.execute_script("document.querySelector(arguments[0]).scrollIntoView({block: 'center'})", selector)
-            time.sleep(0.3)
+            self._recentre(selector)
         else:
             raise AssertionError(f"webkit: a click on {selector} never gave it the focus")
         (ActionChains(self._driver).key_down(Keys.CONTROL).send_keys("a").key_up(Keys.CONTROL)
@@ -262,8 +261,12 @@ class WebKit:
                 cover = self._driver.execute_script(f"return ({self.COVER})(arguments[0])", element)
                 if attempt == tries - 1:
                     raise AssertionError(f"webkit: {selector} stayed covered by {cover}") from None
-                self._driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
-                time.sleep(0.3)
+                self._recentre(selector)
+
+    def _recentre(self, selector):
+        """Brings the element back to the middle of the view, and gives a page that moved a moment."""
+        self._driver.execute_script("document.querySelector(arguments[0]).scrollIntoView({block: 'center'})", selector)
+        time.sleep(0.3)
 
     def errors(self):
         return self.eval("() => (window.__engineErrors || []).splice(0)")
