@@ -91,7 +91,7 @@ def test_the_python_check_is_the_pages_javascript(items, site_dir):
 def scale_of(item: ET.Element) -> int:
     text = "".join(item.find(f".//{QTI}mattext").itertext())
     words = dict((w, 10 ** k) for k, w in lms.SCALES if w)
-    found = [f for w, f in words.items() if f"Give this answer in {w}" in text]
+    found = [f for w, f in words.items() if re.search(rf"\bin {w}\b", text)]
     return found[0] if found else 1
 
 
@@ -134,6 +134,49 @@ def test_the_fraction_is_asked_in_thousandths_because_text2qti_rounds(dist, item
     item = qti_items(dist)["Exercise 2 (apply)"]
     assert scale_of(item) == 1000
     assert [item.find(f".//{QTI}{tag}").text for tag in ("vargte", "varlte")] == ["1.4800", "1.5200"]
+
+
+def test_canvas_asks_a_scaled_answer_once_in_its_unit(dist, items):
+    """The page asks Exercise 2 as a fraction; Canvas grades thousandths. Its question asks for
+    thousandths alone, and its example is typed as the range expects."""
+    by_title = qti_items(dist)
+    scaled = 0
+    for ex in items:
+        for k, a in enumerate(ex.answers):
+            item = by_title[lms.field_name(ex, k)]
+            f = scale_of(item)
+            if f == 1:
+                continue
+            scaled += 1
+            text = re.sub(r"\s+", " ", "".join(item.find(f".//{QTI}mattext").itertext()))
+            assert "significant figures. " not in text and text.count(" in thousandths") == 1, text
+            example, typed = re.search(r"a fraction of (\d[\d.]*\d) is typed as (\d[\d.]*\d)", text).groups()
+            assert float(typed) == pytest.approx(float(example) * f)
+            low, high = (float(item.find(f".//{QTI}{tag}").text) for tag in ("vargte", "varlte"))
+            assert low <= float(a.text) * f <= high and not low <= float(a.text) <= high
+    assert scaled == 1
+
+
+# --- every question on its own ------------------------------------------------------------------
+
+# What only the page has: its figures, its labs, its Check button and New numbers, its order.
+OUTSIDE = re.compile(r"\b(above|below)\b|this browser|\bCheck\b|hidden (tests|cases)|\b[Ll]ab\b|\bLab 5"
+                     r"|\b(the|this) figure\b|\bFigure \d|module page|New numbers|slider|on the page|look at")
+
+
+def test_every_question_reads_on_its_own(dist, moodle, site_dir):
+    page = (site_dir / "module/index.html").read_text(encoding="utf-8")
+    assert OUTSIDE.search(" ".join(re.findall(r'<span class="page-only">(.*?)</span>', page, re.S)))
+    assert re.search(r'<span class="quiz-only" hidden>', page)  # said in the quiz, not twice on the page
+    texts = {f"Moodle {q.findtext('name/text')}": q.findtext("questiontext/text")
+             for q in moodle.findall("question") if q.get("type") != "category"}
+    texts |= {f"Canvas {title}": "".join(item.find(f".//{QTI}mattext").itertext())
+              for title, item in qti_items(dist).items()}
+    texts["the worksheet"] = pdf_text(dist / f"{NAME}-worksheet.pdf")
+    assert len(texts) > 20
+    for where, text in texts.items():
+        found = OUTSIDE.search(re.sub(r"\s+", " ", text))
+        assert not found, f"{where} refers to something outside the quiz: '{found.group(0)}'"
 
 
 # --- Moodle XML ------------------------------------------------------------------------------------
@@ -197,6 +240,51 @@ def test_calculated_ranges_and_items_are_the_variant_labs(moodle, items):
                 assert (d["min"], d["max"]) == (min(x[name] for x in draws), max(x[name] for x in draws))
                 assert [d["items"][i + 1] for i in range(lms.ITEMS)] == [x[name] for x in draws[:lms.ITEMS]]
                 assert len(d["items"]) == lms.ITEMS <= 100
+
+
+# Moodle's placeholder rule, as qtype_calculated has written it (now, and before 4.x): any {name}
+# that starts with a letter asks for a dataset, and {=...} is a formula.
+PLACEHOLDERS = [re.compile(r"\{([^\W\d_][\w\-\s]*)\}"), re.compile(r"\{([^\W\d_][^>} <`{\"']*)\}")]
+
+
+def calculated_texts(q: ET.Element) -> list[str]:
+    paths = ["questiontext/text", "generalfeedback/text", "answer/feedback/text", "correctfeedback/text",
+             "partiallycorrectfeedback/text", "incorrectfeedback/text"]
+    return [e.text or "" for p in paths for e in q.findall(p)]
+
+
+def test_calculated_text_has_no_brace_group_but_its_wildcards(moodle):
+    """An exported \\sigma_{\\mathrm{max}} made Moodle ask for a dataset called max."""
+    for q in questions(moodle, "calculated").values():
+        names = set(dataset(q))
+        for text in calculated_texts(q):
+            for rule in PLACEHOLDERS:
+                assert set(rule.findall(text)) <= names, (q.findtext("idnumber"), rule.findall(text))
+            assert "{=" not in text
+    fraction = questions(moodle, "calculated")["exercise-vanishing-fraction-1"].findtext("questiontext/text")
+    assert r"\sigma_{\mathrm{ max}}" in fraction and "{steps}" in fraction and "{sigma}" in fraction
+    assert lms.wildcard_safe(r"x^{ab} \frac{n}{2}") == r"x^{ ab} \frac{ n}{2}"
+    with pytest.raises(ValueError):
+        lms.wildcard_safe(r"\text{max}")
+
+
+def test_the_fields_of_one_exercise_draw_the_same_numbers(moodle, items):
+    """Exercise 3's two questions: one shared dataset, synchronised, so Moodle's import keeps a
+    single definition (same name and options) and its quiz draws one item for both."""
+    qs = questions(moodle, "calculated")
+    for ex in items:
+        if not ex.has_variants:
+            continue
+        parts = [qs[f"{ex.id}-{k + 1}"] for k in range(len(ex.answers))]
+        sync = {q.findtext("synchronize") for q in parts}
+        statuses = {d.findtext("status/text") for q in parts for d in q.findall(".//dataset_definition")}
+        if len(parts) == 1:
+            assert sync == {"0"} and statuses == {"private"}
+            continue
+        assert sync == {"1"} and statuses == {"shared"}, ex.id
+        options = [{name: (d["min"], d["max"], d["decimals"], d["items"]) for name, d in dataset(q).items()} for q in parts]
+        assert all(o == options[0] for o in options)
+    assert any(len(ex.answers) > 1 for ex in items if ex.has_variants)
 
 
 def test_calculated_answers_grade_every_item_as_the_page(moodle, items):
@@ -324,3 +412,20 @@ def test_key_has_every_answer_and_the_worksheet_none(dist, items):
             words = first_words(ex)
             assert words and words in key and words not in sheet, words
     assert "Answer" not in sheet and "Solution" not in sheet
+
+
+def pdf_lines(path: Path) -> set[str]:
+    from pypdf import PdfReader
+    return {" ".join(line.split()) for page in PdfReader(path).pages for line in page.extract_text().splitlines()}
+
+
+def test_code_keeps_its_lines_on_paper(dist, items):
+    """A wrapped line copies out as two, and breaks the code: every line is whole in the PDF."""
+    key, sheet = pdf_lines(dist / f"{NAME}-answer-key.pdf"), pdf_lines(dist / f"{NAME}-worksheet.pdf")
+    code = [(key, pre.text()) for ex in items for node in ex.solution if isinstance(node, lms.Node)
+            for pre in [node] * (node.tag == "pre") + node.find_all(lambda n: n.tag == "pre")]
+    code += [(sheet, ex.starter) for ex in items if ex.starter]
+    lines = [(pdf, " ".join(line.split())) for pdf, text in code for line in text.splitlines() if line.strip()]
+    assert max(len(line) for _, text in code for line in text.splitlines()) > 80  # wider than 9.5pt fits
+    for pdf, line in lines:
+        assert line in pdf, line

@@ -207,6 +207,9 @@ def test_each_notebook_is_valid_and_shaped_as_the_page_rewrites_it(site_dir, nam
         drafts = [c for c in cells if "draft" in c.metadata.get("tags", [])]
         assert [c.metadata.seqlabs.exercise for c in drafts] == list(SOLUTIONS)
         assert all(c.source.startswith("def ") and c.source.rstrip().endswith("...") for c in drafts)
+        text = "".join(c.source for c in cells if c.cell_type == "markdown")
+        assert "gradient_norms" in text and "<span" not in text  # the page's pointers to itself left out
+        assert "in this browser" not in text and "figure above" not in text
         return
     # The settings: one line per setting of the lab's schema, at its default, with a comment.
     params_cell = tagged(nb, "parameters")

@@ -112,7 +112,8 @@ class Exercise:
     id: str
     kind: str                 # check, apply, extend, code
     title: str                # "Exercise 2 (apply)", from the statement's bold opening
-    statement: list           # Nodes: the paragraphs before the solution, scratch cells left out
+    statement: list           # Nodes: the paragraphs before the solution as they read on their own
+                              # (seqbuild.exercises.standalone), scratch cells left out
     solution: list            # Nodes inside the Solution box, its summary left out
     answers: list[Answer]     # empty for written and code exercises
     variables: dict[str, str]  # data-var name -> the number as printed
@@ -148,15 +149,27 @@ def title_of(statement: list) -> str:
     return ""
 
 
+def standalone(node):
+    """The text as it reads without the page: a `page-only` span (a pointer to a figure, a lab or
+    the Check button) is left out, and a hidden `quiz-only` span (what the page says around the
+    exercise) is shown."""
+    if isinstance(node, str):
+        return node
+    if "page-only" in node.classes():
+        return ""
+    attrs = {} if "quiz-only" in node.classes() else node.attrs
+    return Node(node.tag, attrs, [standalone(c) for c in node.children])
+
+
 def exercise_of(box: Node) -> Exercise:
     statement, solution = [], []
     for child in box.children:
         if not isinstance(child, Node):
             continue
         if child.tag == "details":
-            solution = [c for c in child.children if not (isinstance(c, Node) and c.tag == "summary")]
+            solution = [standalone(c) for c in child.children if not (isinstance(c, Node) and c.tag == "summary")]
         elif "scratch" not in child.classes():
-            statement.append(child)
+            statement.append(standalone(child))
     spans = box.find_all(lambda n: "data-var" in n.attrs)
     return Exercise(id=box.attrs["id"], kind=box.attrs.get("data-kind", ""), title=title_of(statement),
                     statement=statement, solution=solution, answers=answers_of(box),

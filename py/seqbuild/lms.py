@@ -50,17 +50,34 @@ def tex_of(node: Node) -> tuple[str, bool] | None:
 
 def lms_html(nodes: list, var_text=None) -> str:
     """Plain HTML for an LMS editor: math as \\( \\) for the LMS's MathJax, no site classes.
-    var_text(name) may stand in for a data-var span (a Moodle wildcard)."""
+    var_text(name) may stand in for a data-var span (a Moodle wildcard); the TeX of such a text
+    is then kept from reading as one (wildcard_safe)."""
     def rewrite(node):
         math_ = tex_of(node)
         if math_:
             tex, display = math_
+            tex = tex if var_text is None else wildcard_safe(tex)
             return html.escape(f"\\[{tex}\\]" if display else f"\\({tex}\\)", quote=False)
         if var_text is not None and "data-var" in node.attrs:
             return var_text(node.attrs["data-var"])
         inner = "".join(to_html(c, rewrite) for c in node.children)
         return f"<{node.tag}>{inner}</{node.tag}>" if node.tag in KEEP_TAGS else inner
     return "".join(to_html(n, rewrite) for n in nodes).strip()
+
+
+# Moodle's calculated question takes any {name} that starts with a letter for a wildcard
+# (qtype_calculated::PLACEHODLER_REGEX), so \sigma_{\mathrm{max}} would ask for a dataset "max".
+WILDCARD = re.compile(r"\{(?=[^\W\d_])")
+TEXT_MODE = re.compile(r"\\(begin|end|text\w*|mbox|operatorname\*?)\s*$")
+
+
+def wildcard_safe(tex: str) -> str:
+    """A space after each such brace: math mode ignores it, and no wildcard starts with one."""
+    def spaced(m):
+        if TEXT_MODE.search(tex[:m.start()]):  # there the space would show, or break the name
+            raise ValueError(f"TeX in a calculated question reads as a Moodle wildcard: {tex}")
+        return "{ "
+    return WILDCARD.sub(spaced, tex)
 
 
 MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>$#])")
@@ -278,7 +295,7 @@ def moodle_calculated(ex: Exercise, k: int, spec: dict) -> str:
         return ", ".join(f"{{{n}}}" for n in parts)
     question = lms_html(ex.statement, var_text=wildcard) + field_prompt(ex, k)
     feedback = ("<p>The worked solution uses the module's own numbers; yours follow the same steps.</p>" +
-                lms_html(ex.solution))
+                lms_html(ex.solution, var_text=wildcard))
     is_figures = ex.id == "exercise-vanishing-fraction"
     answers = "".join(
         f'<answer fraction="100"><text>{escape(formula)}</text><tolerance>{number_text(tol)}</tolerance>'
@@ -287,20 +304,23 @@ def moodle_calculated(ex: Exercise, k: int, spec: dict) -> str:
         f"<correctanswerlength>{3 if is_figures else decimals_of([a.text for a in ex.answers])}</correctanswerlength>"
         '<feedback format="html"><text></text></feedback></answer>'
         for formula, tol in spec["fields"][k]["answers"])
+    # The fields of one exercise are one question each; they share their datasets and Moodle's
+    # synchronisation draws the same item for all of them, so a learner sees one set of numbers.
+    shared = len(ex.answers) > 1
     definitions = []
     for name in spec["names"]:
         lo, hi, decimals = spec["ranges"][name]
         items = "".join(f"<dataset_item><number>{i + 1}</number><value>{number_text(wildcards_of(v['values'])[name])}</value></dataset_item>"
                         for i, v in enumerate(spec["items"]))
         definitions.append(
-            f"<dataset_definition>{text_el('status', 'private')}{text_el('name', name)}<type>calculated</type>"
+            f"<dataset_definition>{text_el('status', 'shared' if shared else 'private')}{text_el('name', name)}<type>calculated</type>"
             f"{text_el('distribution', 'uniform')}{text_el('minimum', number_text(lo))}"
             f"{text_el('maximum', number_text(hi))}{text_el('decimals', str(decimals))}"
             f"<itemcount>{len(spec['items'])}</itemcount><dataset_items>{items}</dataset_items>"
             f"<number_of_items>{len(spec['items'])}</number_of_items></dataset_definition>")
     return ('<question type="calculated">' +
             moodle_head(field_name(ex, k), f"{ex.id}-{k + 1}", question, feedback) +
-            "<synchronize>0</synchronize><single>0</single><answernumbering>abc</answernumbering>"
+            f"<synchronize>{int(shared)}</synchronize><single>0</single><answernumbering>abc</answernumbering>"
             "<shuffleanswers>0</shuffleanswers>" + text_el("correctfeedback", "") +
             text_el("partiallycorrectfeedback", "") + text_el("incorrectfeedback", "") + answers +
             "<unitgradingtype>0</unitgradingtype><unitpenalty>0.1000000</unitpenalty>"
@@ -308,7 +328,7 @@ def moodle_calculated(ex: Exercise, k: int, spec: dict) -> str:
             f"<dataset_definitions>{''.join(definitions)}</dataset_definitions></question>")
 
 
-CODE_NOTE = "Write your function in the box. On the module page, Check runs the same function on hidden cases."
+CODE_NOTE = "Write the whole function in the box, as you would run it."
 
 
 def moodle_essay(ex: Exercise) -> str:
@@ -352,6 +372,27 @@ def qti_scale(value: float, tolerance: float) -> tuple[int, str]:
     raise ValueError(f"{value} ± {tolerance} has no scale whose bounds keep four decimals")
 
 
+def asked_in(statement: list, power: int, word: str, answer) -> list:
+    """The statement with its `data-quiz-scaled` sentence asking for the answer in `word`, in
+    place of the page's own (e.g. "to three significant figures"), so the quiz asks once."""
+    marked = [n for node in statement if isinstance(node, Node)
+              for n in node.find_all(lambda n: "data-quiz-scaled" in n.attrs)]
+    if not marked:
+        raise ValueError(f"Canvas asks '{answer.label}' in {word}, but the statement has no "
+                         "data-quiz-scaled sentence to ask for that unit")
+    places = max(decimals_of([answer.text]) - power, 0)  # typed as precisely as the answer
+    sentence = marked[0].attrs["data-quiz-scaled"].format(
+        unit=word, example=f"{4.2 / 10 ** power:.{places + power}f}", typed=f"{4.2:.{places}f}")
+
+    def swap(node):
+        if isinstance(node, str):
+            return node
+        if node is marked[0]:
+            return Node("span", children=[sentence])
+        return Node(node.tag, node.attrs, [swap(c) for c in node.children])
+    return [swap(n) for n in statement]
+
+
 def qti_question(number: int, title: str, text: str, response: str) -> str:
     prefix = f"{number}.  "  # wrapped paragraphs align with the text after it
     return f"Title: {title}\nPoints: 1\n{prefix}{text.replace(chr(10), chr(10) + ' ' * len(prefix))}\n{response}\n"
@@ -371,13 +412,9 @@ def qti_text(items: list[Exercise]) -> tuple[str, list[dict]]:
         for k, a in enumerate(ex.answers):
             power, word = qti_scale(a.value, a.tolerance)
             f = 10 ** power
-            text = statement
+            text = qti_markdown(asked_in(ex.statement, power, word, a)) if power else statement
             if len(ex.answers) > 1:
                 text += f"\n\nAnswer here: **{qti_markdown([Node('p', children=[a.label])])}**."
-            if power:
-                example = 0.0042
-                text += (f"\n\nGive this answer in {word}: a fraction of {number_text(example)} "
-                         f"is typed as {number_text(round(example * f, 10))}.")
             value, tol = round(a.value * f, 10), round(a.tolerance * f, 10)
             response = f"=   {number_text(value)} +- {number_text(tol)}" if tol else f"=   {number_text(value)}"
             blocks.append(qti_question(len(blocks) + 1, field_name(ex, k), text, response))

@@ -476,6 +476,12 @@ def check(exercise, function):
     print(("✓ " if out["passed"] else "✗ ") + out["message"])'''
 
 
+# The page's own pointers (its figure, its Check button) do not hold in a notebook; the text the
+# page hides for a quiz (seqbuild.exercises.standalone) does.
+PAGE_ONLY = re.compile(r'<span class="page-only">.*?</span>', re.S)
+QUIZ_ONLY = re.compile(r'<span class="quiz-only" hidden>(.*?)</span>', re.S)
+
+
 def code_exercises(module_md: str) -> list[dict]:
     """Each code exercise of the module page: check name, statement, starter code and hints."""
     found = []
@@ -483,7 +489,7 @@ def code_exercises(module_md: str) -> list[dict]:
         values = {k: html.unescape(v) for k, v in re.findall(r'\b(data-[a-z0-9]+|id)="([^"]*)"', attrs)}
         found.append({"id": values["id"], "check": values["data-check"], "starter": values["data-starter"],
                       "hints": [values[k] for k in ("data-hint", "data-hint2") if k in values],
-                      "statement": body.strip()})
+                      "statement": QUIZ_ONLY.sub(r"\1", PAGE_ONLY.sub("", body)).strip()})
     return found
 
 
