@@ -12,8 +12,8 @@ from xml.etree import ElementTree as ET
 
 import pytest
 
-from seqbuild import lms
-from seqbuild.exercises import exercises, page_accepts
+from seqbuild.exercises import Node, exercises, page_accepts
+from seqbuild.lms import calculated, canvas, cartridge, markup
 
 ROOT = Path(__file__).resolve().parents[1]
 SITE_URL = "https://teach.github.io/sequences-before-transformers/"
@@ -55,7 +55,7 @@ def pdf_text(path: Path) -> str:
 
 
 def field_titles(ex) -> list[str]:
-    return [lms.field_name(ex, k) for k in range(len(ex.answers))] or [ex.title]
+    return [markup.field_name(ex, k) for k in range(len(ex.answers))] or [ex.title]
 
 
 # --- the source ----------------------------------------------------------------------------------
@@ -71,11 +71,11 @@ def test_the_page_has_the_exercises_the_exports_expect(items):
 
 def test_the_python_check_is_the_pages_javascript(items, site_dir):
     """page_accepts mirrors js/practice/answers.js withinTolerance: both on every edge probe."""
-    cases = [(p, a.value, a.tolerance) for ex in items for a in ex.answers for p in lms.edge_probes(a.value, a.tolerance)]
+    cases = [(p, a.value, a.tolerance) for ex in items for a in ex.answers for p in calculated.edge_probes(a.value, a.tolerance)]
     for ex_id in ("exercise-vanishing-fraction", "exercise-context-value"):
         for seed in range(1, 30):
-            v = lms.variant(ex_id, seed)
-            cases += [(p, v["answer"][0], v["tolerance"][0]) for p in lms.edge_probes(v["answer"][0], v["tolerance"][0])]
+            v = calculated.variant(ex_id, seed)
+            cases += [(p, v["answer"][0], v["tolerance"][0]) for p in calculated.edge_probes(v["answer"][0], v["tolerance"][0])]
     script = ("import {withinTolerance} from " + json.dumps((ROOT / "js/practice/answers.js").as_uri()) + ";"
               "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>console.log(JSON.stringify("
               "JSON.parse(s).map(([v,a,t])=>withinTolerance(v,a,t)))));")
@@ -90,7 +90,7 @@ def test_the_python_check_is_the_pages_javascript(items, site_dir):
 
 def scale_of(item: ET.Element) -> int:
     text = "".join(item.find(f".//{QTI}mattext").itertext())
-    words = dict((w, 10 ** k) for k, w in lms.SCALES if w)
+    words = dict((w, 10 ** k) for k, w in canvas.SCALES if w)
     found = [f for w, f in words.items() if re.search(rf"\bin {w}\b", text)]
     return found[0] if found else 1
 
@@ -101,13 +101,13 @@ def test_qti_has_every_exercise_with_the_pages_bounds(dist, items):
         for title in field_titles(ex):
             assert title in by_title, f"{title} is missing from the QTI"
         for k, a in enumerate(ex.answers):
-            item = by_title[lms.field_name(ex, k)]
+            item = by_title[markup.field_name(ex, k)]
             f = scale_of(item)
             low = float(item.find(f".//{QTI}vargte").text) / f
             high = float(item.find(f".//{QTI}varlte").text) / f
             assert low == pytest.approx(a.value - a.tolerance, rel=1e-12, abs=1e-15)
             assert high == pytest.approx(a.value + a.tolerance, rel=1e-12, abs=1e-15)
-            for probe in lms.edge_probes(a.value, a.tolerance):
+            for probe in calculated.edge_probes(a.value, a.tolerance):
                 assert (low <= probe <= high) == page_accepts(probe, a.value, a.tolerance), (ex.id, probe)
 
 
@@ -127,7 +127,7 @@ def test_the_fraction_is_asked_in_thousandths_because_text2qti_rounds(dist, item
     raw = "Quiz title: t\n\nTitle: raw\n1.  q\n=   0.0015 +- 0.00002\n"
     try:
         Package(Quiz(raw, config=Config(), source_name="raw.md")).save(tmp_path / "raw.zip")
-        bounds = lms.qti_bounds(tmp_path / "raw.zip")["raw"]
+        bounds = canvas.qti_bounds(tmp_path / "raw.zip")["raw"]
         assert bounds[0] == bounds[1] or bounds[1] - bounds[0] != pytest.approx(4e-5)
     except Exception as e:  # text2qti also refuses bounds under 1e-4 outright
         assert "0.0001" in str(e)
@@ -143,7 +143,7 @@ def test_canvas_asks_a_scaled_answer_once_in_its_unit(dist, items):
     scaled = 0
     for ex in items:
         for k, a in enumerate(ex.answers):
-            item = by_title[lms.field_name(ex, k)]
+            item = by_title[markup.field_name(ex, k)]
             f = scale_of(item)
             if f == 1:
                 continue
@@ -210,8 +210,8 @@ def test_moodle_numerical_questions_grade_as_the_page(moodle, items):
             for k, a in enumerate(ex.answers):
                 exported = answers_of(qs[f"{ex.id}-{k + 1}"])
                 assert exported == [(a.text, a.tolerance)]
-                for probe in lms.edge_probes(a.value, a.tolerance):
-                    assert lms.moodle_accepts(probe, exported, {}) == page_accepts(probe, a.value, a.tolerance)
+                for probe in calculated.edge_probes(a.value, a.tolerance):
+                    assert calculated.moodle_accepts(probe, exported, {}) == page_accepts(probe, a.value, a.tolerance)
 
 
 def dataset(q: ET.Element) -> dict[str, dict]:
@@ -228,8 +228,8 @@ def test_calculated_ranges_and_items_are_the_variant_labs(moodle, items):
     for ex in items:
         if not ex.has_variants:
             continue
-        draws = [lms.wildcards_of(lms.variant(ex.id, seed)["values"]) for seed in range(lms.RANGE_SEEDS)]
-        assert draws[0] == lms.wildcards_of(ex.variables)  # item 1: the page's own numbers
+        draws = [calculated.wildcards_of(calculated.variant(ex.id, seed)["values"]) for seed in range(calculated.RANGE_SEEDS)]
+        assert draws[0] == calculated.wildcards_of(ex.variables)  # item 1: the page's own numbers
         for k in range(len(ex.answers)):
             q = qs[f"{ex.id}-{k + 1}"]
             sets = dataset(q)
@@ -238,8 +238,8 @@ def test_calculated_ranges_and_items_are_the_variant_labs(moodle, items):
             for name, d in sets.items():
                 assert "{" + name + "}" in text
                 assert (d["min"], d["max"]) == (min(x[name] for x in draws), max(x[name] for x in draws))
-                assert [d["items"][i + 1] for i in range(lms.ITEMS)] == [x[name] for x in draws[:lms.ITEMS]]
-                assert len(d["items"]) == lms.ITEMS <= 100
+                assert [d["items"][i + 1] for i in range(calculated.ITEMS)] == [x[name] for x in draws[:calculated.ITEMS]]
+                assert len(d["items"]) == calculated.ITEMS <= 100
 
 
 # Moodle's placeholder rule, as qtype_calculated has written it (now, and before 4.x): any {name}
@@ -263,9 +263,9 @@ def test_calculated_text_has_no_brace_group_but_its_wildcards(moodle):
             assert "{=" not in text
     fraction = questions(moodle, "calculated")["exercise-vanishing-fraction-1"].findtext("questiontext/text")
     assert r"\sigma_{\mathrm{ max}}" in fraction and "{steps}" in fraction and "{sigma}" in fraction
-    assert lms.wildcard_safe(r"x^{ab} \frac{n}{2}") == r"x^{ ab} \frac{ n}{2}"
+    assert markup.wildcard_safe(r"x^{ab} \frac{n}{2}") == r"x^{ ab} \frac{ n}{2}"
     with pytest.raises(ValueError):
-        lms.wildcard_safe(r"\text{max}")
+        markup.wildcard_safe(r"\text{max}")
 
 
 def test_the_fields_of_one_exercise_draw_the_same_numbers(moodle, items):
@@ -299,36 +299,36 @@ def test_calculated_answers_grade_every_item_as_the_page(moodle, items):
             exported = answers_of(q)
             assert all(t.findtext("tolerancetype") == "2" for t in q.findall("answer"))  # nominal
             sets = dataset(q)
-            for i in range(lms.ITEMS):
-                v = lms.variant(ex.id, i)
+            for i in range(calculated.ITEMS):
+                v = calculated.variant(ex.id, i)
                 values = {name: d["items"][i + 1] for name, d in sets.items()}
                 answer, tol = v["answer"][k], v["tolerance"][k]
                 if i == 0:
                     assert (answer, tol) == (a.value, a.tolerance)  # the page's data-answer
-                shown = lms.formula_value(exported[0][0], values)  # what Moodle shows as right
+                shown = calculated.formula_value(exported[0][0], values)  # what Moodle shows as right
                 assert shown == pytest.approx(answer, rel=1e-12, abs=1e-15)
-                for probe in lms.edge_probes(answer, tol):
-                    assert lms.moodle_accepts(probe, exported, values) == page_accepts(probe, answer, tol), (ex.id, i, probe)
+                for probe in calculated.edge_probes(answer, tol):
+                    assert calculated.moodle_accepts(probe, exported, values) == page_accepts(probe, answer, tol), (ex.id, i, probe)
 
 
 def test_three_figures_need_one_answer_per_decade():
     """A single nominal tolerance cannot follow 'two units in the third figure' across decades:
     the guarded answers are what make Moodle agree with the page."""
-    formula = lms.formulas("exercise-vanishing-fraction", ["sigma", "steps"])[0]
+    formula = calculated.formulas("exercise-vanishing-fraction", ["sigma", "steps"])[0]
     small, large = {"sigma": 0.84, "steps": 56.0}, {"sigma": 0.95, "steps": 15.0}
     one = [(formula, 2e-5)]
-    assert lms.moodle_accepts(lms.formula_value(formula, small) + 1e-5, one, small)  # far too lenient
-    answers = lms.moodle_answers(formula, [2e-7, 2e-3], [5.73e-5, 0.463], 1.5e-6, 0.5)
-    assert not lms.moodle_accepts(lms.formula_value(formula, small) + 1e-5, answers, small)
-    assert lms.moodle_accepts(lms.formula_value(formula, large) + 1.9e-3, answers, large)
+    assert calculated.moodle_accepts(calculated.formula_value(formula, small) + 1e-5, one, small)  # far too lenient
+    answers = calculated.moodle_answers(formula, [2e-7, 2e-3], [5.73e-5, 0.463], 1.5e-6, 0.5)
+    assert not calculated.moodle_accepts(calculated.formula_value(formula, small) + 1e-5, answers, small)
+    assert calculated.moodle_accepts(calculated.formula_value(formula, large) + 1.9e-3, answers, large)
 
 
 def test_formulas_use_only_moodles_functions():
     with pytest.raises(ValueError):
-        lms.formula_value("exec({a})", {"a": 1.0})
+        calculated.formula_value("exec({a})", {"a": 1.0})
     with pytest.raises(ValueError):
-        lms.formula_value("{a}.real", {"a": 1.0})
-    assert lms.php_round(0.00150349, 5) == 0.0015 and lms.php_round(2.5) == 3.0
+        calculated.formula_value("{a}.real", {"a": 1.0})
+    assert calculated.php_round(0.00150349, 5) == 0.0015 and calculated.php_round(2.5) == 3.0
 
 
 # --- Common Cartridge 1.1 ----------------------------------------------------------------------------
@@ -374,10 +374,10 @@ def test_cartridge_is_cc_1_1_with_one_folder_of_links(dist, site_dir):
 
 
 def test_no_cartridge_without_a_deployed_address():
-    assert not lms.is_deployed("http://127.0.0.1:8000/")
-    assert not lms.is_deployed("http://localhost:8000/")
-    assert not lms.is_deployed("file:///tmp/site/")
-    assert lms.is_deployed(SITE_URL)
+    assert not cartridge.is_deployed("http://127.0.0.1:8000/")
+    assert not cartridge.is_deployed("http://localhost:8000/")
+    assert not cartridge.is_deployed("file:///tmp/site/")
+    assert cartridge.is_deployed(SITE_URL)
 
 
 # --- the worksheet and the answer key ---------------------------------------------------------------
@@ -422,7 +422,7 @@ def pdf_lines(path: Path) -> set[str]:
 def test_code_keeps_its_lines_on_paper(dist, items):
     """A wrapped line copies out as two, and breaks the code: every line is whole in the PDF."""
     key, sheet = pdf_lines(dist / f"{NAME}-answer-key.pdf"), pdf_lines(dist / f"{NAME}-worksheet.pdf")
-    code = [(key, pre.text()) for ex in items for node in ex.solution if isinstance(node, lms.Node)
+    code = [(key, pre.text()) for ex in items for node in ex.solution if isinstance(node, Node)
             for pre in [node] * (node.tag == "pre") + node.find_all(lambda n: n.tag == "pre")]
     code += [(sheet, ex.starter) for ex in items if ex.starter]
     lines = [(pdf, " ".join(line.split())) for pdf, text in code for line in text.splitlines() if line.strip()]
