@@ -56,7 +56,7 @@ engines: chromium
 WORKERS ?= 3
 test:
 	$(MAKE) --no-print-directory -j3 setup $(VENV)/.test-deps engines models
-	$(PY) -m pytest -n $(WORKERS) --dist loadgroup
+	$(PY) -m pytest -n $(WORKERS) --dist loadgroup --durations=15
 
 # The first build's training (the long-gap grid, then both translation models: about 80 s on two
 # cores), here so that make test runs it beside npm ci and the test dependencies instead of

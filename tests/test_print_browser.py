@@ -27,7 +27,7 @@ window.print = () => window.__printed.push({
 PIECES = """
 window.__pieces = (node) => {
   const copy = node.cloneNode(true);
-  copy.querySelectorAll(".arithmatex, .katex").forEach((m) => m.replaceWith("\\u0000"));
+  copy.querySelectorAll(".arithmatex, .katex, [hidden]").forEach((m) => m.replaceWith("\\u0000"));
   return copy.textContent.split("\\u0000").map((s) => s.trim()).filter((s) => s.length > 3);
 };
 """
@@ -40,6 +40,12 @@ EXPECTED = """() => {
     in_words: [...content.querySelectorAll("p")].filter((p) => p.textContent.trim().startsWith("In words."))
       .map(pieces),
     right_now: [...content.querySelectorAll(".lab-words")].map(pieces),
+    // What an exercise says only in a quiz or a notebook (seqbuild.exercises.standalone).
+    quiz_only: [...content.querySelectorAll(".quiz-only[hidden]")].flatMap((s) => {
+      const copy = s.cloneNode(true);
+      copy.querySelectorAll(".katex").forEach((m) => m.replaceWith("\\u0000"));
+      return copy.textContent.split("\\u0000").map((t) => t.trim()).filter((t) => t.length > 12);
+    }),
     statements: [...content.querySelectorAll(".exercise[id]")].map((box) =>
       [...box.querySelectorAll(":scope > p:not([class])")].flatMap(pieces)),
     // A translation figure's word buttons are words of the sentences it prints; they are not counted.
@@ -129,6 +135,8 @@ def test_pdf_holds_every_caption_words_text_and_exercise_statement(handout):
 
 def test_pdf_leaves_out_controls_buttons_and_the_print_entry(handout):
     flat = handout["flat"]
+    quiz_only = handout["expected"]["quiz_only"]
+    assert len(quiz_only) >= 3 and not [t for t in quiz_only if squeeze(t) in flat]
     for label in ["Retrain", "Cancel", "Make available offline", "Print this module", "Compare with the solution",
                   "Reveal the copied arrow", "Reset my answers", "Progress:", "Settings", "Starting Python",
                   "Showing the result computed when this site was built"]:
