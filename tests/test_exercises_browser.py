@@ -31,6 +31,9 @@ def test_right_and_wrong_answers_get_feedback_and_a_hint(page, server):
     field.press("Enter")
     assert feedback(page, EX2).startswith("✗ Not yet (try 1)")
     assert "raise 0.85 to the number of steps" in box.locator(".exercise-hint").text_content()
+    field.fill("1,500")  # a comma before three digits groups thousands, and the feedback says so
+    field.press("Enter")
+    assert feedback(page, EX2).startswith("✗ Not yet (try 2). “1,500” is read as 1500. Check your working")
     field.fill("<b>oops</b>")
     box.get_by_role("button", name="Check").click()
     assert "not a number I can read" in feedback(page, EX2)
@@ -58,7 +61,7 @@ def test_two_number_answer(page, server):
     box.get_by_role("button", name="Check").click()
     assert feedback(page, "#exercise-sequential-steps").startswith(
         "✗ Not yet (try 3): “Sequential steps for the RNN” is off; “Sequential steps for one self-attention layer” is right.")
-    box.get_by_label("Sequential steps for the RNN").fill("1000")
+    box.get_by_label("Sequential steps for the RNN").fill("1,000")  # as the statement prints it
     box.get_by_role("button", name="Check").click()
     assert feedback(page, "#exercise-sequential-steps") == "✓ Correct."
 
@@ -308,8 +311,9 @@ def test_new_weights_and_states_for_the_context_value(page, server):
     # Exercise 3 takes another N the same way.
     ex3 = "#exercise-sequential-steps"
     seed3, want3 = new_numbers(page, ex3, avoid=[1000, 1])
-    tokens = int(statement_numbers(page, ex3)["tokens"].replace(",", ""))
-    page.locator(ex3).get_by_label("Sequential steps for the RNN").fill(str(tokens))
+    printed = statement_numbers(page, ex3)["tokens"]  # "6,600": typed as printed
+    tokens = int(printed.replace(",", ""))
+    page.locator(ex3).get_by_label("Sequential steps for the RNN").fill(printed)
     page.locator(ex3).get_by_label("Sequential steps for one self-attention layer").fill("1")
     page.locator(ex3).get_by_role("button", name="Check").click()
     assert feedback(page, ex3) == "✓ Correct." and want3["answer"] == [tokens, 1]

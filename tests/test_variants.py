@@ -1,9 +1,13 @@
 """Lab exercise-variant: other numbers for the numeric exercises, drawn from a seed. Each
 variant's answer is recomputed here from the numbers in its statement alone."""
+import json
 import math
+import subprocess
+from pathlib import Path
 
 import pytest
 
+from seqbuild.exercises import exercises
 from seqlabs import api, variants
 from seqlabs.schema import InputError
 
@@ -100,3 +104,42 @@ def test_bad_requests_are_refused_with_a_sentence():
         variant("exercise-context-value", -1)
     with pytest.raises(InputError, match="whole number"):
         variant("exercise-context-value", 1.5)
+
+
+# --- the numbers as the page prints them, typed back into its checker --------------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+CHECKER = ("import {parseNumber, withinTolerance} from " + json.dumps((ROOT / "js/practice/answers.js").as_uri()) + ";"
+           "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>console.log(JSON.stringify("
+           "JSON.parse(s).map(([text,a,t])=>{const p=parseNumber(text);return p.error ?? withinTolerance(p.value,a,t);}))));")
+
+
+def printed_forms(answer: float, texts: list[str]) -> list[str]:
+    """Each text the page prints that stands for this answer: "1,000" for 1000, "0.00150"."""
+    parts = [part for t in texts for part in t.split(", ")]  # a list prints as "0.1, 0.6, 0.2, 0.1"
+    return [t for t in parts if number(t) == pytest.approx(answer, abs=1e-12)]
+
+
+def test_every_answer_typed_as_the_page_prints_it_is_right(site_dir):
+    """Exercise 3 prints "1,000 tokens", and New numbers "6,600": typed back, each is ✓ (the
+    page's own parser and tolerance, under Node). 20 variants of every exercise with new numbers."""
+    cases = []
+    for ex in exercises(site_dir):
+        printed = [a.text for a in ex.answers] + list(ex.variables.values())
+        for a in ex.answers:
+            cases += [(t, a.value, a.tolerance) for t in printed_forms(a.value, printed)]
+    assert ("1,000", 1000.0, 0.0) in cases
+    page_cases = len(cases)
+    for exercise in EXERCISES:
+        for seed in range(1, 21):
+            v = variant(exercise, seed)
+            printed = v["answer_text"].split(" and ") + list(v["values"].values())
+            for answer, tolerance in zip(v["answer"], v["tolerance"]):
+                forms = printed_forms(answer, printed)
+                assert forms, (exercise, seed, answer, printed)
+                cases += [(t, answer, tolerance) for t in forms]
+    assert any("," in t and number(t) >= 1000 for t, _, _ in cases[page_cases:])  # e.g. "6,600"
+    out = subprocess.run(["node", "--input-type=module", "-e", CHECKER], input=json.dumps(cases),
+                         capture_output=True, text=True, check=True)
+    verdicts = json.loads(out.stdout)
+    assert [c for c, ok in zip(cases, verdicts) if ok is not True] == []

@@ -100,7 +100,9 @@ function numericExercise(box, id) {
     } else {
       // Several numbers: say which are off, by their labels, so the learner rethinks only those.
       const which = whichAreOff(inputs.map((_, k) => labels[k] ?? labels[0]), right);
-      show("wrong", `✗ Not yet (try ${attempts})${which ? `: ${which}` : "."} Check your working, or open the solution.`);
+      // "1,500" meant as one and a half reads as 1500: say so when such a number is off.
+      const read = parsed.filter((p, k) => p.read && !right[k]).map((p) => ` ${p.read}`).join("");
+      show("wrong", `✗ Not yet (try ${attempts})${which ? `: ${which}` : "."}${read} Check your working, or open the solution.`);
       if (box.dataset.hint) {
         hint.textContent = `Hint: ${box.dataset.hint}`;
         hint.hidden = false;
