@@ -49,6 +49,7 @@ RNN_CASES = [
     *[{"nonlinearity": nl, "sigma_max": s, "steps": T}
       for nl, s, T in itertools.product(("tanh", "linear"), (0.5, 0.9, 1.0, 1.1, 1.5), (5, 60, 200))],
     {"input_scale": 0.0, "sigma_max": 1.5}, {"input_scale": 4.0}, {"hidden": 2}, {"hidden": 128, "steps": 5},
+    *[{"nonlinearity": "linear", "sigma_max": s} for s in (0.97, 1.03)],
 ]
 
 
@@ -65,8 +66,21 @@ def test_rnn_gradient_words_follow_the_norm_they_name(rnn_readouts):
         expected = trend(last)
         assert VERBS[expected] in text, (result["params"], text)
         assert not [w for k, w in VERBS.items() if k != expected and w in text], (result["params"], text)
+        assert text.startswith(f"At σmax {result['params']['sigma_max']:.2f}, "), text
         if last is not None and result["overflow_at"] is None:
             assert number_after(text, "is") == pytest.approx(last, rel=0.01), text
+            if last > 0:  # the average factor of one step
+                assert number_after(text, "×") == pytest.approx(last ** (1 / len(result["norms"])), abs=6e-4), text
+
+
+def test_sigma_097_100_and_103_read_apart(rnn_readouts):
+    """All three keep the size within a factor of ten over 60 steps (0.16, 1, 5.89): the
+    sentence still tells them apart, by σmax and by the factor of a step."""
+    texts = {r["params"]["sigma_max"]: t for r, t in rnn_readouts
+             if r["params"]["nonlinearity"] == "linear" and r["params"]["steps"] == 60 and r["params"]["sigma_max"] in (0.97, 1.0, 1.03)}
+    assert len(texts) == 3 and len(set(texts.values())) == 3
+    for sigma, text in texts.items():
+        assert f"×{sigma:.3f} a step" in text and "keeps its size" in text, text
 
 
 def test_the_lstm_is_not_held_to_the_elman_bound(rnn_readouts):

@@ -30,13 +30,20 @@ function reason(r) {
   return p.nonlinearity === "tanh" ? `, below the bound ${bound}, since tanh's slopes are at most 1` : `, beside the bound ${bound}`;
 }
 
+// The average factor of one step, the T-th root of the size reached from 1: it tells σmax
+// 0.97, 1.00 and 1.03 apart where the trend word, a band of orders of magnitude, cannot.
+function perStep(last, T) {
+  return last > 0 ? `, ×${(last ** (1 / T)).toFixed(3)} a step on average` : "";
+}
+
 // Right now: one sentence, at most 40 words.
 export function now(result) {
   const T = result.distances.length, last = result.norms[T - 1];
+  const at = `At σmax ${result.params.sigma_max.toFixed(2)}`;
   if (result.overflow_at !== null) {
-    return `${pathName(result)} explodes: the product overflows double precision from ${result.overflow_at} steps back, and those points are not drawn.`;
+    return `${at}, ${pathName(result)} explodes: the product overflows double precision from ${result.overflow_at} steps back, and those points are not drawn.`;
   }
-  return `${T} steps back, ${pathName(result)} is ${formatNorm(last)}: it ${VERB[result.trend]}${reason(result)}.`;
+  return `${at}, ${T} steps back, ${pathName(result)} is ${formatNorm(last)}${perStep(last, T)}: it ${VERB[result.trend]}${reason(result)}.`;
 }
 
 // The chart's complete text alternative.
