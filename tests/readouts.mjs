@@ -11,6 +11,8 @@ const NOW = {
   "parallel-steps": (r) => parallelSteps.now(r),
   "long-gap": (r) => longGap.now(r.run, r.grid),
   "embedding-analogy": (r) => embeddingAnalogy.now(r),
+  "embedding-analogy-revealed": (r) => embeddingAnalogy.revealed(r),
+  "long-gap-when": (r) => longGap.traceWhen(r.grid, r.run),
 };
 
 for await (const line of createInterface({ input: process.stdin })) {

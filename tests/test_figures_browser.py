@@ -39,10 +39,15 @@ def test_predict_then_reveal_by_mouse(page, server):
     box = plot.bounding_box()
     plot.click(position={"x": box["width"] * 0.6, "y": box["height"] * 0.7})
     assert "Your guess is marked" in page.locator(f"{EMB} .analogy-guess").text_content()
+    asked = page.locator(f"{EMB} .lab-words").text_content()
     page.get_by_role("button", name="Reveal the copied arrow").click()
     answer = page.locator(f"{EMB} .analogy-answer")
     assert answer.is_visible()
     assert "Your guess was" in answer.text_content()
+    # The readouts follow the reveal: no more asking for a guess or a press of Reveal.
+    told = page.locator(f"{EMB} .lab-words").text_content()
+    assert told != asked and "mark where" not in told and "nearest word is queen" in told
+    assert page.locator(f"{EMB} .analogy-guess").text_content().startswith("Your guess was")
     assert page.locator(f"{EMB} .analogy-neighbours li").first.text_content().startswith("queen")
     assert page.locator(f"{EMB} .arrow-copy").get_attribute("visibility") == "visible"
     assert page.locator(f"{EMB} details").get_attribute("open") is not None

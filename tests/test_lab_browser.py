@@ -62,6 +62,10 @@ def test_keyboard_changes_the_figure_and_the_url(page, server):
     assert "rnn-gradient.cell=lstm" in page.url
     assert page.get_by_label("LSTM forget-gate bias", exact=True).is_enabled()
     assert page.get_by_label("Nonlinearity", exact=True).is_disabled()
+    # The legend names only what is drawn: no bound line for the LSTM's cell path, no key for it.
+    legend = page.locator(f"{LAB} .lab-legend").text_content()
+    assert "measured norm" in legend and "bound" not in legend
+    assert page.locator(f"{LAB} path.series-bound").get_attribute("d") is None
 
 
 @pytest.mark.python

@@ -202,3 +202,11 @@ def test_no_reference_to_a_section_this_site_does_not_have():
     for page in DOCS.rglob("*.md"):
         cited = re.findall(r"\bsections?\s+(\d+)\.(\d+)", page.read_text(), re.I)
         assert [f"{a}.{b}" for a, b in cited if a != "5"] == [], page.name
+
+
+def test_a_try_never_asks_to_predict_before_looking_at_a_chart_already_in_view():
+    """A figure's chart is drawn beside its Try; "before you look at the grid below" cannot be
+    done. A prediction is asked for before *reading* the chart, or behind the prediction gate."""
+    for page in (DOCS / "figures").glob("*.md"):
+        text = " ".join(page.read_text().split())
+        assert not re.search(r"before you look at the \w+ below", text, re.I), page.name

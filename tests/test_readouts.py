@@ -157,6 +157,30 @@ def test_long_gap_readout_matches_its_run():
         assert number_after(text, "was") == pytest.approx(ratio, rel=0.06)
 
 
+def test_the_gradient_chart_names_the_gap_of_each_line():
+    """The grid's traces are at D = trace_gap; a run retrained at another gap is the thick line."""
+    grid = long_gap.built_grid()
+    if grid is None:
+        pytest.skip("the long-gap grid is made by the build (seqbuild.models); run a build first")
+    g = grid["trace_gap"]
+    other = next(d for d in long_gap.GAPS if d != g)
+    same, moved = readouts([("long-gap-when", {"grid": grid, "run": {"gap": g}}),
+                            ("long-gap-when", {"grid": grid, "run": {"gap": other}})])
+    assert same == f"during training at D = {g}"
+    assert f"at D = {g}" in moved and f"the thick line at D = {other}" in moved
+
+
+def test_embedding_readout_after_reveal_says_where_the_arrow_ended():
+    first = embedding_analogy.run({})
+    for analogy in embedding_analogy.SCHEMA[0].choices:
+        result = embedding_analogy.run({"analogy": analogy, "vectors": first.get("vectors")})
+        asked, told = readouts([("embedding-analogy", result), ("embedding-analogy-revealed", result)])
+        assert told != asked and "mark where" not in told and words(told) <= MAX_WORDS, told
+        top, expected = result["neighbours"][0]["word"], result["query"].get("expected")
+        assert f"nearest word is {top}" in told and f"({result['end']['x']:.3f}, {result['end']['y']:.3f})" in told
+        assert (f"not {expected}" in told) == bool(expected and top != expected), told
+
+
 def test_embedding_readout_asks_without_answering():
     first = embedding_analogy.run({})
     for analogy in embedding_analogy.SCHEMA[0].choices:

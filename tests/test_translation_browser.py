@@ -229,6 +229,12 @@ def test_the_alignment_right_now_agrees_with_the_weights(page, server):
 def test_both_models_compare_on_a_typed_sentence(page, server):
     open_figure(page, server, BOTTLE)
     fig = page.locator(BOTTLE)
+    # A refused sentence leaves Right now on what is still drawn, the test bands.
+    before = right_now(page, BOTTLE)
+    fig.get_by_label(BOTTLE_BOX).fill("a elephant runs")
+    fig.get_by_role("button", name="Translate").click()
+    fig.locator(".composer__error").wait_for(state="visible", timeout=120_000)
+    assert right_now(page, BOTTLE) == before
     fig.get_by_label(BOTTLE_BOX).fill("a dog runs")
     fig.get_by_role("button", name="Translate").click()
     page.wait_for_function(

@@ -66,9 +66,17 @@ export function mount(box, ctx) {
   box.append(...charts.map((c) => c.box), legend);
   for (const c of charts) c.view = createLengthChart(c.box, c.m);
 
+  // Right now says what is drawn: the sentence being translated once it is sent, and the one
+  // still drawn if it is refused.
+  let shown = "";
   const compose = createComposer(controls, {
     label: "Type a long English sentence to compare both models",
-    vocabulary: ctx.result.vocabulary, onSubmit: () => ctx.recompute(),
+    vocabulary: ctx.result.vocabulary,
+    onSubmit: () => {
+      const n = compose.text().split(/\s+/).filter(Boolean).length;
+      if (n) ctx.say?.(`Translating your ${n}-word sentence with both models…`);
+      ctx.recompute();
+    },
   });
 
   const compare = el("dl", { class: "lab-readouts bottleneck-compare" });
@@ -82,6 +90,7 @@ export function mount(box, ctx) {
     inputError(err) {
       if (err.param !== "text") return false;
       compose.refused(err.message);
+      if (shown) ctx.say?.(shown);
       return true;
     },
     draw(result) {
@@ -115,7 +124,8 @@ export function mount(box, ctx) {
       const retrained = c.retrained ? " (the model you retrained in this page)" : "";
       compare.append(el("dt", {}, `With attention${retrained}`), el("dd", {}, c.attention.join(" ")),
         el("dt", {}, "Without attention"), el("dd", {}, c.plain.join(" ")));
-      return rightNow(result);
+      shown = rightNow(result);
+      return shown;
     },
   };
 }

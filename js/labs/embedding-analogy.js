@@ -22,6 +22,14 @@ export function now(result) {
   return `The arrow from ${a} to ${b} is copied to start at ${c}: mark where you think its tip lands, then reveal it.`;
 }
 
+// Right now after Reveal: where the copied arrow ended, and what lies there.
+export function revealed(result) {
+  const { a, b, c, expected } = result.query, top = result.neighbours[0].word;
+  const verdict = !expected ? "" : top === expected ? ", the word the analogy expects" : `, not ${expected}`;
+  return `The arrow from ${a} to ${b}, copied to start at ${c}, ends at (${fmt(result.end.x)}, ${fmt(result.end.y)}), ` +
+    `where the nearest word is ${top}${verdict}.`;
+}
+
 export function mount(box, ctx) {
   let vectors = ctx.result.vectors;
   let source = ctx.result.info;
@@ -55,6 +63,8 @@ export function mount(box, ctx) {
         : `The nearest word is ${neighbours[0].word}${query.expected ? `, not ${query.expected}` : ""}: for these vectors this relation is not one consistent direction.`));
     answer.hidden = false;
     reveal.disabled = true;
+    guessText.textContent = lead;
+    ctx.say(revealed(current));
     const details = box.closest("figure")?.querySelector(":scope > details");
     if (details) details.open = true;
   });

@@ -121,6 +121,8 @@ function mountLab(figure) {
   const drawing = view.mount(viewBox, {
     related, result, python, controls: fieldset, more,
     recompute: () => compute(),
+    // For a change the view makes without Python (a reveal, a request sent): Right now follows it.
+    say: (text) => { words.textContent = `Right now: ${text}`; },
     lab,
   });
   // A figure with no settings of its own shows no empty Settings box.

@@ -39,6 +39,14 @@ export function now(run, grid) {
     `of held-out sequences, ${verdict}; at the end ‖∂L/∂h₁‖ was ${sci(t.first.at(-1) / t.last.at(-1))} times ‖∂L/∂h_T‖.`;
 }
 
+// When the gradient chart's lines were measured: the grid's thin lines at one gap, the thick
+// line of the run shown at the gap the learner chose, which may be another.
+export function traceWhen(grid, run) {
+  const g = grid.trace_gap;
+  return run.gap === g ? `during training at D = ${g}`
+    : `during training, the three learners at D = ${g}, the thick line at D = ${run.gap}`;
+}
+
 export function mount(box, ctx) {
   const built = ctx.result.grid;   // the page holds the grid from the build; Python in the browser has none
   const charts = el("div", { class: "gap-charts" });
@@ -65,9 +73,10 @@ export function mount(box, ctx) {
       const grid = result.grid ?? built;
       const run = result.run;
       const summary = `${describeGrid(grid)} ${describeRun(run)}`;
-      traceTitle.textContent = `Gradient chart: ‖∂L/∂h₁‖ and ‖∂L/∂h_T‖ during training at D = ${grid.trace_gap}`;
+      const when = traceWhen(grid, run);
+      traceTitle.textContent = `Gradient chart: ‖∂L/∂h₁‖ and ‖∂L/∂h_T‖ ${when}`;
       accuracy.draw(grid, run, `Line chart of accuracy against the gap D for the three learners. ${summary}`);
-      traces.draw(grid, run, `Line chart, log scale, of the gradient norms during training at D = ${grid.trace_gap}. ${summary}`);
+      traces.draw(grid, run, `Line chart, log scale, of the gradient norms ${when}. ${summary}`);
       budget.textContent = `Each point: width ${grid.width}, Adam at 0.003 with the gradient clipped to norm 1, ` +
         `${grid.steps.toLocaleString("en-US")} steps on batches of ${grid.batch}, LSTM forget-gate bias ${grid.forget_bias}; accuracy on ` +
         `${grid.test_sequences.toLocaleString("en-US")} sequences per gap that were never used to train or to choose a setting. ` +
