@@ -54,9 +54,10 @@ engines: chromium
 # share a module fixture stay on one worker (--dist loadgroup, groups set in tests/conftest.py),
 # every other test goes to whichever is free; the site is built once and shared.
 WORKERS ?= 3
+PYTEST_ARGS ?=
 test:
 	$(MAKE) --no-print-directory -j3 setup $(VENV)/.test-deps engines models
-	$(PY) -m pytest -n $(WORKERS) --dist loadgroup --durations=15
+	$(PY) -m pytest -n $(WORKERS) --dist loadgroup --durations=15 $(PYTEST_ARGS)
 
 # The first build's training (the long-gap grid, then both translation models: about 80 s on two
 # cores), here so that make test runs it beside npm ci and the test dependencies instead of

@@ -101,11 +101,14 @@ def snippet(e: dict) -> str:
     return f'=== "{e["section"]} {e["label"]}"\n\n{body}\n'
 
 
-def trained_facts(docs: Path) -> dict:
+MODELS = Path(__file__).resolve().parents[1] / "seqlabs" / "models"
+
+
+def trained_facts() -> dict:
     """Numbers the text quotes from what the build trained (seqbuild.models), so that a sentence
     cannot claim what this build's BLAS kernels did not give: the long-gap grid's LSTM at the
     longest gap lands anywhere from about 88% to 100% from one machine to the next."""
-    grid = docs.parent / "py" / "seqlabs" / "models" / "long_gap.json"
+    grid = MODELS / "long_gap.json"  # beside seqlabs, wherever the docs are built from
     if not grid.is_file():  # trained by make build's first step; a page that asks without it stops the build
         return {}
     runs = json.loads(grid.read_text())["runs"]
@@ -122,7 +125,7 @@ def facts(docs: Path, extra: dict | None = None) -> dict:
     return {**exercise_facts(module_md), "embed_table": embed_table(items),
             "embed_snippets": "\n".join(snippet(e) for e in items),
             "embed_count": str(len(items)), "sandbox": SANDBOX, "scorm_mastery": str(mastery),
-            **trained_facts(docs)}
+            **trained_facts()}
 
 
 def fill(markdown: str, docs: Path, where: str, extra: dict | None = None) -> str:
