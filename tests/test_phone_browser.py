@@ -253,7 +253,7 @@ TOP_OVER_TEXT = """() => {
   const seen = !top.hidden && cs.visibility === 'visible' && Number(cs.opacity) > 0;
   const b = top.getBoundingClientRect();
   const over = [];
-  const roots = [...document.querySelectorAll('figure, div.mermaid')].flatMap((f) => f.shadowRoot ? [f, f.shadowRoot] : [f]);
+  const roots = [...document.querySelectorAll('figure, div.mermaid, .exercise')].flatMap((f) => f.shadowRoot ? [f, f.shadowRoot] : [f]);
   for (const root of roots) {
     const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
