@@ -296,3 +296,24 @@ def test_back_to_top_never_covers_a_figure(make_context, server, size):
     if width < 600:
         assert stepped_aside >= 3, "on a phone the figures span the column, so the button must step aside"
     assert page.errors == []
+
+
+# Every label of every chart's axes, as drawn: the part of it outside its SVG, in px.
+AXIS_LABELS_CLIPPED = """() => [...document.querySelectorAll('figure[data-lab] svg')].flatMap((svg) => {
+  const box = svg.getBoundingClientRect();
+  return [...svg.querySelectorAll('.axis text, .axis-label')].filter((t) => t.textContent.trim()).flatMap((t) => {
+    const r = t.getBoundingClientRect();
+    const out = Math.max(box.left - r.left, r.right - box.right, box.top - r.top, r.bottom - box.bottom);
+    return out > 0.5 ? [`${svg.closest('figure').id}: "${t.textContent}" by ${out.toFixed(1)} px`] : [];
+  });
+})"""
+
+
+@pytest.mark.parametrize("width", [320, 390])
+def test_no_axis_label_is_cut_off_at_the_chart_edge(make_context, server, width):
+    """At 390 px the long-gap accuracy chart's "100%" stuck out of its SVG on the left."""
+    page = open_at(make_context, server, "module/", width)
+    page.wait_for_function("() => [...document.querySelectorAll('figure[data-lab]')].every(f => f.dataset.drawn)")
+    page.evaluate(TWO_FRAMES)
+    assert page.evaluate("() => document.querySelectorAll('figure[data-lab] svg .axis text').length") > 20
+    assert page.evaluate(AXIS_LABELS_CLIPPED) == []
