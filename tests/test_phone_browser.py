@@ -317,3 +317,26 @@ def test_no_axis_label_is_cut_off_at_the_chart_edge(make_context, server, width)
     page.evaluate(TWO_FRAMES)
     assert page.evaluate("() => document.querySelectorAll('figure[data-lab] svg .axis text').length") > 20
     assert page.evaluate(AXIS_LABELS_CLIPPED) == []
+
+
+def test_code_wraps_in_the_editor_instead_of_scrolling_under_its_line_numbers(make_context, server):
+    """On a phone a long line ran off sideways, and scrolled, the code slid under the numbers."""
+    page = open_at(make_context, server, "module/", 390)
+    ex = "#exercise-code-gradient-norms"
+    page.locator(ex).evaluate("(e) => e.scrollIntoView({block: 'center'})")
+    page.wait_for_selector(f"{ex} .cm-editor")
+    page.locator(f"{ex} .cm-content").click()
+    page.keyboard.press("ControlOrMeta+End")
+    page.keyboard.insert_text("\n    step = slopes[T - d][:, None] * W_hh   # diag(slopes of step T-d+1) W_hh, one factor")
+    shape = page.evaluate(f"""() => {{
+      const e = document.querySelector('{ex} .cm-editor'), s = e.querySelector('.cm-scroller');
+      const gutter = e.querySelector('.cm-gutters').getBoundingClientRect();
+      const lines = [...e.querySelectorAll('.cm-line')].map((l) => l.getBoundingClientRect());
+      return {{ overflow: s.scrollWidth - s.clientWidth, gutterRight: gutter.right,
+               left: Math.min(...lines.map((r) => r.left)), right: Math.max(...lines.map((r) => r.right)),
+               editorRight: e.getBoundingClientRect().right, tallest: Math.max(...lines.map((r) => r.height)),
+               lineHeight: parseFloat(getComputedStyle(e.querySelector('.cm-line')).lineHeight) }};
+    }}""")
+    assert shape["overflow"] <= 1, shape  # nothing to scroll sideways
+    assert shape["left"] >= shape["gutterRight"] - 0.5 and shape["right"] <= shape["editorRight"] + 0.5, shape
+    assert shape["tallest"] >= 2 * shape["lineHeight"] - 1, shape  # the long line wrapped

@@ -63,6 +63,9 @@ export function createEditor({ parent, doc, selection, labelId, onRun, onChange 
       selection,
       extensions: [
         lineNumbers(),
+        // Long lines wrap: on a phone a sideways scroll hid the start of the code under the
+        // line numbers. The wrap is only drawn; the code, and what is copied, keep their lines.
+        EditorView.lineWrapping,
         highlightSpecialChars(),
         history(),
         indentOnInput(),
