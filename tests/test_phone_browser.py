@@ -340,3 +340,35 @@ def test_code_wraps_in_the_editor_instead_of_scrolling_under_its_line_numbers(ma
     assert shape["overflow"] <= 1, shape  # nothing to scroll sideways
     assert shape["left"] >= shape["gutterRight"] - 0.5 and shape["right"] <= shape["editorRight"] + 0.5, shape
     assert shape["tallest"] >= 2 * shape["lineHeight"] - 1, shape  # the long line wrapped
+
+
+# Inside the viewport and not under anything stuck over it (a chart, a header): what is drawn at
+# its centre is the element itself.
+IN_VIEW = """(el) => { const r = el.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth
+    && !!hit && el.contains(hit); }"""
+
+
+def test_a_translation_and_a_refused_word_appear_where_the_sentence_was_typed(make_context, server):
+    """On a phone the two translations came out below the settings, off screen, after Translate."""
+    context, _ = make_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, snapshot=True)
+    page = context.new_page()
+    page.goto(f"{server}/module/#figure-bottleneck", wait_until="load")
+    fig = page.locator("#figure-bottleneck")
+    page.wait_for_selector("#figure-bottleneck[data-drawn]")
+    box = fig.get_by_label("Type a long English sentence to compare both models")
+    box.tap()
+    box.fill("a dog runs")
+    fig.get_by_role("button", name="Translate").tap()
+    page.wait_for_function("() => document.querySelector('#figure-bottleneck .bottleneck-compare dd').textContent === 'a dog runs'",
+                           timeout=120_000)
+    page.evaluate(TWO_FRAMES)
+    for dd in fig.locator(".bottleneck-compare dd").all():
+        assert dd.evaluate(IN_VIEW), dd.text_content()
+    box.fill("a elephant runs")
+    fig.get_by_role("button", name="Translate").tap()
+    error = fig.locator(".composer__error")
+    error.wait_for(state="visible", timeout=60_000)
+    page.evaluate(TWO_FRAMES)
+    assert error.evaluate(IN_VIEW) and "elephant" in error.text_content()

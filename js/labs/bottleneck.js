@@ -5,7 +5,7 @@
 // print and the side-by-side translations go below.
 import { format } from "d3";
 import { translationModel } from "./models-state.js";
-import { createComposer } from "./composer.js";
+import { createComposer, inView } from "./composer.js";
 import { createLengthChart } from "../views/length-chart.js";
 import { tableBox } from "./table-box.js";
 import { el } from "../dom.js";
@@ -68,27 +68,31 @@ export function mount(box, ctx) {
 
   // Right now says what is drawn: the sentence being translated once it is sent, and the one
   // still drawn if it is refused.
-  let shown = "";
+  let shown = "", translating = false;
+  // The two translations go under the box they were typed in: below the settings they came out
+  // off a phone's screen.
+  const compare = el("dl", { class: "lab-readouts bottleneck-compare" });
   const compose = createComposer(controls, {
     label: "Type a long English sentence to compare both models",
-    vocabulary: ctx.result.vocabulary,
+    vocabulary: ctx.result.vocabulary, results: compare,
     onSubmit: () => {
       const n = compose.text().split(/\s+/).filter(Boolean).length;
       if (n) ctx.say?.(`Translating your ${n}-word sentence with both models…`);
+      translating = true;
       ctx.recompute();
     },
   });
 
-  const compare = el("dl", { class: "lab-readouts bottleneck-compare" });
   const table = el("table", { class: "steps-table" });
   const budget = el("p", { class: "bottleneck-budget" });
-  more.append(compare, tableBox(table, "The numbers by source length"), budget);
+  more.append(tableBox(table, "The numbers by source length"), budget);
   const unsubscribe = translationModel.subscribe(() => (box.isConnected ? ctx.recompute() : unsubscribe()));
 
   return {
     extraParams: () => ({ text: compose.text(), model: translationModel.get()?.model ?? null }),
     inputError(err) {
       if (err.param !== "text") return false;
+      translating = false;
       compose.refused(err.message);
       if (shown) ctx.say?.(shown);
       return true;
@@ -124,6 +128,8 @@ export function mount(box, ctx) {
       const retrained = c.retrained ? " (the model you retrained in this page)" : "";
       compare.append(el("dt", {}, `With attention${retrained}`), el("dd", {}, c.attention.join(" ")),
         el("dt", {}, "Without attention"), el("dd", {}, c.plain.join(" ")));
+      if (translating) inView(compare);  // the answer to Translate, not to every recompute
+      translating = false;
       shown = rightNow(result);
       return shown;
     },

@@ -4,10 +4,15 @@
 // is never cleared by an error.
 import { el } from "../dom.js";
 
+// Brought into view after the action that made it (a phone has little room under a stuck chart);
+// "nearest" leaves it alone when it is in view already.
+export const inView = (element) => requestAnimationFrame(() => element.scrollIntoView({ block: "nearest", behavior: "instant" }));
+
 const uid = (stem) => `${stem}-${Math.random().toString(36).slice(2)}`;
 
-// vocabulary: [{class, words}] as the lab result carries it.
-export function createComposer(parent, { label: labelText, vocabulary, onSubmit }) {
+// vocabulary: [{class, words}] as the lab result carries it; results: an element of the figure's
+// that shows what the sentence gave, placed under the box, where the learner is looking.
+export function createComposer(parent, { label: labelText, vocabulary, onSubmit, results }) {
   const id = uid("compose");
   const errorId = `${id}-error`;
   const wrap = el("div", { class: "composer" });
@@ -18,7 +23,7 @@ export function createComposer(parent, { label: labelText, vocabulary, onSubmit 
   const error = el("p", { class: "composer__error", id: errorId, role: "alert" });
   error.hidden = true;
   const words = wordPicker(vocabulary, (word) => insertWord(input, word));
-  wrap.append(label, input, go, error, words);
+  wrap.append(label, input, go, error, ...(results ? [results] : []), words);
   parent.append(wrap);
 
   // submitted: the sentence Python is asked for now; shown: the one the figure draws, kept for
@@ -57,6 +62,7 @@ export function createComposer(parent, { label: labelText, vocabulary, onSubmit 
     refused(message) {
       submitted = shown;
       showError(message);
+      inView(error);
     },
     // Back to the figure's own sentences (another held-out sentence was chosen); the typed text
     // may stay in the box, to be translated again later.
