@@ -372,3 +372,25 @@ def test_a_translation_and_a_refused_word_appear_where_the_sentence_was_typed(ma
     error.wait_for(state="visible", timeout=60_000)
     page.evaluate(TWO_FRAMES)
     assert error.evaluate(IN_VIEW) and "elephant" in error.text_content()
+
+
+@pytest.mark.python
+def test_the_analogy_select_stays_in_view_when_the_answer_panel_closes(make_context, server):
+    """After Reveal, choosing another analogy closed the answer panel (about 450 px) and left the
+    select just used under the stuck plot."""
+    context, _ = make_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, snapshot=True)
+    page = context.new_page()
+    page.goto(f"{server}/module/#figure-embedding-analogy", wait_until="load")
+    fig = page.locator("#figure-embedding-analogy")
+    page.wait_for_selector("#figure-embedding-analogy[data-drawn]")
+    fig.get_by_role("button", name="Reveal the copied arrow").tap()
+    fig.locator(".analogy-answer").wait_for(state="visible")
+    select = fig.get_by_label("Analogy", exact=True)
+    select.focus()
+    select.select_option("prince")
+    page.wait_for_function("() => JSON.parse(document.querySelector('#figure-embedding-analogy').dataset.drawn).analogy === 'prince'",
+                           timeout=90_000)
+    assert fig.locator(".analogy-answer").is_hidden()
+    page.evaluate(TWO_FRAMES)
+    page.evaluate(TWO_FRAMES)
+    assert select.evaluate(IN_VIEW)

@@ -66,16 +66,24 @@ function mountLab(figure) {
   const fitStage = () => requestAnimationFrame(() => requestAnimationFrame(() => {
     const top = parseFloat(getComputedStyle(screen).top) || 0;
     stage.classList.toggle("lab-stage--tall", window.innerHeight - top - screen.offsetHeight < ROOM);
+    // A redraw that changed the height above the control in use (an answer panel closing) can
+    // leave it under the stuck chart: bring it back, as when it was reached by Tab.
+    if (fieldset.contains(document.activeElement)) showBelowStage(document.activeElement);
   }));
   window.addEventListener("resize", fitStage);
   stage.addEventListener("toggle", fitStage, true);  // an opened word list or note changes its height
   // A control reached by Tab is brought into view whole (its label too) below the stuck chart,
   // not under it: the browser's own scrolling knows nothing of sticky boxes.
-  fieldset.addEventListener("focusin", (event) => {
-    const row = event.target.closest(".lab-control, button, .composer") ?? event.target;
-    const top = row.getBoundingClientRect().top, below = screen.getBoundingClientRect().bottom + 8;
+  const showBelowStage = (target) => {
+    const row = target.closest(".lab-control, button, .composer") ?? target;
+    // Where the stuck chart ends once stuck: a stage whose end is in view carries its chart up
+    // with it, and scrolling back sticks the chart again, lower than it was.
+    const style = getComputedStyle(screen), bottom = screen.getBoundingClientRect().bottom;
+    const stuck = style.position === "sticky" ? (parseFloat(style.top) || 0) + screen.offsetHeight : bottom;
+    const top = row.getBoundingClientRect().top, below = Math.max(bottom, stuck) + 8;
     if (top < below) window.scrollBy(0, top - below);
-  });
+  };
+  fieldset.addEventListener("focusin", (event) => showBelowStage(event.target));
   const notice = el("p", { class: "lab-notice", role: "alert" });
   notice.hidden = true;
   box.append(notice);
