@@ -394,3 +394,37 @@ def test_the_analogy_select_stays_in_view_when_the_answer_panel_closes(make_cont
     page.evaluate(TWO_FRAMES)
     page.evaluate(TWO_FRAMES)
     assert select.evaluate(IN_VIEW)
+
+
+# How much of each chart of a figure is on screen, as a share of its area (the least of them).
+CHART_SHARE = """(fig) => Math.min(...[...fig.querySelectorAll('.lab-screen .lab-chart, .lab-screen svg.heatmap')].map((c) => {
+  const r = c.getBoundingClientRect();
+  const h = Math.max(0, Math.min(r.bottom, innerHeight) - Math.max(r.top, 0));
+  return r.height ? h / r.height : 1;
+}))"""
+
+
+def test_every_chart_stays_half_in_view_while_its_controls_have_focus(make_context, server):
+    """long-gap's stuck charts took 610 of 844 px, and with Learner focused 30% of them showed."""
+    context, _ = make_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    page.goto(f"{server}/module/", wait_until="load")
+    page.wait_for_function("() => [...document.querySelectorAll('figure[data-lab]')].every(f => f.dataset.drawn)")
+    for show in page.get_by_role("button", name="Show the lab anyway").all():  # long-gap waits for its prediction
+        show.tap()
+    low, checked = [], []
+    for lab in page.evaluate("() => [...document.querySelectorAll('figure[data-lab]')].map(f => f.id)"):
+        fig = page.locator(f"#{lab}")
+        # The primary controls: the settings beside the chart, not the retrain and upload panels below.
+        controls = fig.locator(".lab-stage fieldset.lab-controls :is(select, input:not([type=hidden]), button):visible")
+        for k in range(controls.count()):
+            control = controls.nth(k)
+            control.focus()
+            page.evaluate(TWO_FRAMES)
+            share = fig.evaluate(CHART_SHARE)
+            checked.append(f"{lab} {control.evaluate('(c) => c.labels?.[0]?.textContent ?? c.textContent')!r}: {share:.0%}")
+            if share < 0.5:
+                low.append(f"{lab} {control.evaluate('(c) => c.labels?.[0]?.textContent ?? c.textContent')!r}: {share:.0%}")
+    print("\n".join(checked))
+    assert len(checked) >= 15 and any(c.startswith("lab-long-gap 'Learner'") for c in checked), checked
+    assert low == [], "\n".join(low)
