@@ -351,7 +351,8 @@ IN_VIEW = """(el) => { const r = el.getBoundingClientRect();
 
 
 def test_a_translation_and_a_refused_word_appear_where_the_sentence_was_typed(make_context, server):
-    """On a phone the two translations came out below the settings, off screen, after Translate."""
+    """On a phone the two translations came out below the settings, off screen, after Translate:
+    now they are brought into view, clear of the stuck chart."""
     context, _ = make_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, snapshot=True)
     page = context.new_page()
     page.goto(f"{server}/module/#figure-bottleneck", wait_until="load")

@@ -69,12 +69,13 @@ export function mount(box, ctx) {
   // Right now says what is drawn: the sentence being translated once it is sent, and the one
   // still drawn if it is refused.
   let shown = "", translating = false;
-  // The two translations go under the box they were typed in: below the settings they came out
-  // off a phone's screen.
+  // The two translations, first under the settings; brought into view after Translate (on a
+  // phone they came out below the screen). Not beside the box: on a wide screen the settings are
+  // a narrow column, where two long sentences would wrap into a tall stage.
   const compare = el("dl", { class: "lab-readouts bottleneck-compare" });
   const compose = createComposer(controls, {
     label: "Type a long English sentence to compare both models",
-    vocabulary: ctx.result.vocabulary, results: compare,
+    vocabulary: ctx.result.vocabulary,
     onSubmit: () => {
       const n = compose.text().split(/\s+/).filter(Boolean).length;
       if (n) ctx.say?.(`Translating your ${n}-word sentence with both models…`);
@@ -85,7 +86,7 @@ export function mount(box, ctx) {
 
   const table = el("table", { class: "steps-table" });
   const budget = el("p", { class: "bottleneck-budget" });
-  more.append(tableBox(table, "The numbers by source length"), budget);
+  more.append(compare, tableBox(table, "The numbers by source length"), budget);
   const unsubscribe = translationModel.subscribe(() => (box.isConnected ? ctx.recompute() : unsubscribe()));
 
   return {

@@ -10,9 +10,8 @@ export const inView = (element) => requestAnimationFrame(() => element.scrollInt
 
 const uid = (stem) => `${stem}-${Math.random().toString(36).slice(2)}`;
 
-// vocabulary: [{class, words}] as the lab result carries it; results: an element of the figure's
-// that shows what the sentence gave, placed under the box, where the learner is looking.
-export function createComposer(parent, { label: labelText, vocabulary, onSubmit, results }) {
+// vocabulary: [{class, words}] as the lab result carries it.
+export function createComposer(parent, { label: labelText, vocabulary, onSubmit }) {
   const id = uid("compose");
   const errorId = `${id}-error`;
   const wrap = el("div", { class: "composer" });
@@ -23,7 +22,7 @@ export function createComposer(parent, { label: labelText, vocabulary, onSubmit,
   const error = el("p", { class: "composer__error", id: errorId, role: "alert" });
   error.hidden = true;
   const words = wordPicker(vocabulary, (word) => insertWord(input, word));
-  wrap.append(label, input, go, error, ...(results ? [results] : []), words);
+  wrap.append(label, input, go, error, words);
   parent.append(wrap);
 
   // submitted: the sentence Python is asked for now; shown: the one the figure draws, kept for

@@ -66,10 +66,13 @@ function mountLab(figure) {
   const fitStage = () => requestAnimationFrame(() => requestAnimationFrame(() => {
     const top = parseFloat(getComputedStyle(screen).top) || 0;
     stage.classList.toggle("lab-stage--tall", window.innerHeight - top - screen.offsetHeight < ROOM);
-    // A redraw that changed the height above the control in use (an answer panel closing) can
-    // leave it under the stuck chart: bring it back, as when it was reached by Tab.
-    if (fieldset.contains(document.activeElement)) showBelowStage(document.activeElement);
+    // A setting's redraw that changed the height above it (an answer panel closing) can leave it
+    // under the stuck chart: bring it back, as when it was reached by Tab. (Not after a view's
+    // own action, such as Translate, whose result the view brings into view instead.)
+    if (settingChanged && fieldset.contains(document.activeElement)) showBelowStage(document.activeElement);
+    settingChanged = false;
   }));
+  let settingChanged = false;
   window.addEventListener("resize", fitStage);
   stage.addEventListener("toggle", fitStage, true);  // an opened word list or note changes its height
   // A control reached by Tab is brought into view whole (its label too) below the stuck chart,
@@ -122,6 +125,7 @@ function mountLab(figure) {
   };
   const controls = buildControls(fieldset, schema, values, (name, value) => {
     values = { ...values, [name]: value };
+    settingChanged = true;
     syncDisabled();
     compute();
     writeUrlSoon();
