@@ -135,6 +135,21 @@ def test_charts_redraw_for_each_width_with_readable_text_and_no_page_overflow(ma
     assert page.evaluate("() => errors") == []
 
 
+SWIPED = """(end) => new Promise((done) => {
+  const b = document.querySelector('#figure-bahdanau-alignment .heatmap-scroll'), cue = b.parentElement.querySelector('.heatmap-cue');
+  b.scrollLeft = end === 0 ? 0 : b.scrollWidth;
+  requestAnimationFrame(() => requestAnimationFrame(() => {
+    const box = b.getBoundingClientRect(), words = [...b.querySelectorAll('.heatmap-rows text')];
+    const rects = words.map((t) => t.getBoundingClientRect());
+    done({ inside: rects.every((r) => r.left >= box.left - 0.5 && r.right <= box.right + 0.5),
+           uncovered: words.every((t, i) => { const r = rects[i];
+             const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+             return r.bottom < 0 || r.top > innerHeight || t.contains(hit) || hit === t; }),
+           cue: cue.textContent, hidden: cue.hidden });
+  }));
+})"""
+
+
 @pytest.mark.parametrize("view, opens_in", [("model", "light"), ("measured", "dark")])
 def test_other_views_and_a_long_sentence_fit_and_scroll_in_their_boxes(make_context, server, view, opens_in):
     from test_browser import AXE
@@ -150,10 +165,17 @@ def test_other_views_and_a_long_sentence_fit_and_scroll_in_their_boxes(make_cont
             settle(page, width)
             check_width(page, f"{width} px ({scheme})", {"parallel-steps", "bahdanau-alignment"})
             # The heat map scrolls in its own box, a named region that Tab reaches, at full size.
-            box = page.evaluate("""() => { const b = document.querySelector('#figure-bahdanau-alignment .heatmap-box');
+            box = page.evaluate("""() => { const b = document.querySelector('#figure-bahdanau-alignment .heatmap-scroll');
               return { scrolls: b.scrollWidth > b.clientWidth, tabindex: b.getAttribute('tabindex'), role: b.getAttribute('role'),
                        name: b.getAttribute('aria-label') }; }""")
             assert box["scrolls"] and box["tabindex"] == "0" and box["role"] == "region" and "Heat map" in box["name"], (width, box)
+            # Swiped to either end, the output words stay at the box's left edge, uncovered, and a
+            # line under the grid says which source words are in view and where the rest are.
+            for end, swipe in [("scrollWidth", "swipe right for the first ones"), (0, "swipe the grid left for the rest")]:
+                shown = page.evaluate(SWIPED, end)
+                assert shown["inside"] and shown["uncovered"] and not shown["hidden"], (width, end, shown)
+                first, last = (rf"\d+", str(words)) if end else ("1", r"\d+")
+                assert re.fullmatch(rf"Source words {first}–{last} of {words} in view: {swipe}\.", shown["cue"]), (width, shown)
     settle(page, 390)
     # The tables with many columns scroll in theirs too, named by their caption.
     for fig in ["#figure-parallel-steps", "#figure-bottleneck"]:
@@ -169,7 +191,7 @@ def test_other_views_and_a_long_sentence_fit_and_scroll_in_their_boxes(make_cont
         page.keyboard.press("ArrowRight")
     last = results["bahdanau-alignment"]["source"][-1]
     assert f'weight on "{last}"' in page.locator("#figure-bahdanau-alignment .lab-cursor").text_content()
-    assert page.evaluate("() => document.querySelector('#figure-bahdanau-alignment .heatmap-box').scrollLeft") > 0
+    assert page.evaluate("() => document.querySelector('#figure-bahdanau-alignment .heatmap-scroll').scrollLeft") > 0
     # What scrolls can be reached and is named, by axe's rules for it.
     page.evaluate(AXE)
     result = page.evaluate("""(rules) => axe.run({ include: [['#figure-bahdanau-alignment'], ['#figure-parallel-steps'],

@@ -3,15 +3,22 @@
 // deficiencies, on light and dark). The focused, pointed-at or touched cell is read out in words.
 // Marks drawn over the cells (gold alignment, cursor) are a light line on a dark halo, so that
 // they show on every shade of the scale. Cells narrow a little to fit a small screen; a grid
-// still too wide scrolls sideways in its own box, its words kept at full size.
+// still too wide scrolls sideways in its own box, its words kept at full size: the output words
+// down the side stay put (a strip of their own, stuck at the box's left edge), and a line under
+// the grid says which source words are in view and that the rest are a swipe away.
 import { interpolateCividis, pointer, scaleBand, scaleSequential, select } from "d3";
 import { FALLBACK_WIDTH, observeWidth, scrollBox } from "./resize.js";
 
 const CELL = 30, MIN_CELL = 24, MIN_ROW = 15, LEFT = 110, TOP = 110, RIGHT = 10, SLANT = (55 * Math.PI) / 180;
+const GAP = 2;  // between the row words' strip and the grid
 
 export function createHeatmap(container, { onCell }) {
-  const svg = select(container).append("svg").attr("class", "heatmap").attr("tabindex", 0).attr("role", "img");
-  const grid = svg.append("g").attr("transform", `translate(${LEFT},${TOP})`);
+  const scroller = select(container).append("div").attr("class", "heatmap-scroll");
+  // The row words are drawn again in the grid's text alternative and its cursor readout.
+  const rowsSvg = scroller.append("svg").attr("class", "heatmap-rows").attr("aria-hidden", "true");
+  const svg = scroller.append("svg").attr("class", "heatmap").attr("tabindex", 0).attr("role", "img");
+  const cue = select(container).append("p").attr("class", "heatmap-cue").attr("aria-hidden", "true").property("hidden", true);
+  const grid = svg.append("g").attr("transform", `translate(${GAP},${TOP})`);
   const cells = grid.append("g");
   const frame = grid.append("rect").attr("class", "heatmap-frame");
   const haloLayer = grid.append("g").attr("class", "gold-halo");
@@ -19,10 +26,23 @@ export function createHeatmap(container, { onCell }) {
   const cursorHalo = grid.append("rect").attr("class", "heatmap-cursor-halo").attr("visibility", "hidden");
   const cursor = grid.append("rect").attr("class", "heatmap-cursor").attr("visibility", "hidden");
   const colsAxis = grid.append("g");
-  const rowsAxis = grid.append("g");
+  const rowsAxis = rowsSvg.append("g");
   const colour = scaleSequential(interpolateCividis).domain([0, 1]);
-  const box = scrollBox(container, () => "Heat map of attention weights, wider than the screen: scroll sideways to see all of it");
+  const box = scrollBox(scroller.node(), () => "Heat map of attention weights, wider than the screen: scroll sideways to see all of it");
   box.watch(svg.node());
+  // Which source words the box shows, in words under it, while it scrolls.
+  const sayInView = () => {
+    const node = scroller.node(), scrolls = data && node.scrollWidth > node.clientWidth + 1;
+    cue.property("hidden", !scrolls);
+    if (!scrolls) return;
+    const step = x.step(), shown = node.clientWidth - rowsSvg.node().getBoundingClientRect().width - GAP;
+    const first = Math.min(data.source.length, Math.floor(node.scrollLeft / step + 0.5) + 1);
+    const last = Math.max(first, Math.min(data.source.length, Math.floor((node.scrollLeft + shown) / step)));
+    const more = last < data.source.length, before = first > 1;
+    const swipe = more && before ? "swipe either way for the rest" : more ? "swipe the grid left for the rest" : "swipe right for the first ones";
+    cue.text(`Source words ${first}–${last} of ${data.source.length} in view: ${swipe}.`);
+  };
+  scroller.on("scroll", sayInView);
   let data = null, showGold = false, at = null, x, y, width = FALLBACK_WIDTH;
   observeWidth(container, (w) => {
     width = w;
@@ -83,16 +103,20 @@ export function createHeatmap(container, { onCell }) {
     // Cells fit the width; a long sentence's rows flatten (down to a line of label text) to keep
     // the grid within about half the screen's height, since it stays in view while the controls
     // under it are used and must leave room for them.
-    const fitW = Math.floor((width - left - RIGHT) / M), fitH = Math.floor((window.innerHeight * 0.5 - top) / N);
+    const fitW = Math.floor((width - left - GAP - RIGHT) / M), fitH = Math.floor((window.innerHeight * 0.5 - top) / N);
     const cell = Math.max(MIN_CELL, Math.min(CELL, fitW));
     const rowH = Math.max(MIN_ROW, Math.min(cell, fitH));
-    grid.attr("transform", `translate(${left},${top})`);
+    grid.attr("transform", `translate(${GAP},${top})`);
     x = scaleBand().domain(data.source.map((_, j) => j)).range([0, M * cell]);
     y = scaleBand().domain(data.output.map((_, i) => i)).range([0, N * rowH]);
     // Drawn at its true size (1 unit = 1 CSS pixel); the box scrolls when that is too wide.
     const right = Math.max(RIGHT, reach - cell / 2 + 4);
-    const w = left + M * cell + right, h = top + N * rowH + RIGHT;
+    const w = GAP + M * cell + right, h = top + N * rowH + RIGHT;
     svg.attr("viewBox", `0 0 ${w} ${h}`).attr("width", w).attr("height", h);
+    rowsSvg.attr("viewBox", `0 0 ${left} ${h}`).attr("width", left).attr("height", h);
+    rowsAxis.attr("transform", `translate(${left},${top})`);
+    // The keyboard's cursor, followed by scrollIntoView, stops clear of the stuck row words.
+    scroller.style("scroll-padding-left", `${left + GAP}px`);
     const flat = data.weights.flatMap((row, i) => row.map((v, j) => ({ i, j, w: v })));
     cells.selectAll("rect").data(flat).join("rect")
       .attr("x", (d) => x(d.j)).attr("y", (d) => y(d.i)).attr("width", x.bandwidth()).attr("height", y.bandwidth())
@@ -109,6 +133,7 @@ export function createHeatmap(container, { onCell }) {
     }
     placeCursor();
     box.update();
+    sayInView();
   }
 
   return {
