@@ -275,6 +275,10 @@ def test_retrain_in_the_browser_shows_progress_and_updates_the_heatmap(page, ser
 
 
 def test_translation_retrain_can_be_cancelled(page, server):
+    """On a phone, as it trains: the grid it will redraw stays at least half in view, and so does
+    the progress (the panel sat below the figure, and the grid was off screen for 15 s)."""
+    from test_phone_browser import CHART_SHARE, IN_VIEW, TWO_FRAMES
+    page.set_viewport_size({"width": 390, "height": 844})
     open_figure(page, server, ALIGN)
     page.evaluate("() => window.seqlabs.python.start()")
     page.wait_for_function("() => window.seqlabs.python.state === 'ready'", timeout=90_000)
@@ -283,6 +287,10 @@ def test_translation_retrain_can_be_cancelled(page, server):
     fig.get_by_role("button", name="Retrain").click()
     page.wait_for_function(f"() => document.querySelector('{ALIGN} .train-panel__status').textContent.startsWith('Training: step')",
                            timeout=120_000)
+    page.evaluate(TWO_FRAMES)
+    assert fig.evaluate(CHART_SHARE) >= 0.5
+    for progress in [".train-panel progress", ".train-panel__status"]:
+        assert fig.locator(progress).evaluate(IN_VIEW), progress
     fig.get_by_role("button", name="Cancel training").click()
     page.wait_for_function(f"() => document.querySelector('{ALIGN} .train-panel__status').textContent.startsWith('Training cancelled')")
     assert fig.get_by_role("button", name="Retrain").is_enabled()

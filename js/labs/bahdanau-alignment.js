@@ -103,7 +103,9 @@ export function mount(box, ctx) {
   const table = tableBox(grid, "The weights as a table");
   table.classList.add("weights-table");
   more.append(texts, table);
-  const panel = createTrainPanel(more, {
+  // In the stage, under the settings: the 15 s of training show their progress with the grid
+  // still in view above them, and the grid changes in view when they end.
+  const panel = createTrainPanel(controls, {
     legend: "Retrain a small attention model in your browser", lab: "translation-train",
     schema: ctx.related["translation-train"], python: ctx.python,
     onDone: (out) => {

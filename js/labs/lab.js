@@ -9,6 +9,7 @@ import { buildStatus } from "../runtime/status.js";
 import { mountNotebookDownload } from "./notebook.js";
 import { readLabState, writeLabState } from "./urlstate.js";
 import { gatePrediction } from "./prediction-gate.js";
+import { createWaiting } from "./waiting.js";
 import * as bahdanauAlignment from "./bahdanau-alignment.js";
 import * as bottleneck from "./bottleneck.js";
 import * as embeddingAnalogy from "./embedding-analogy.js";
@@ -82,7 +83,10 @@ function mountLab(figure) {
     // Where the stuck chart ends once stuck: a stage whose end is in view carries its chart up
     // with it, and scrolling back sticks the chart again, lower than it was.
     const style = getComputedStyle(screen), bottom = screen.getBoundingClientRect().bottom;
-    const stuck = style.position === "sticky" ? (parseFloat(style.top) || 0) + screen.offsetHeight : bottom;
+    // A chart that does not stick (a tall one) covers nothing: the browser's own scrolling is
+    // right, and moving the page under a pointer pressing a button would make it miss.
+    if (style.position !== "sticky") return;
+    const stuck = (parseFloat(style.top) || 0) + screen.offsetHeight;
     const top = row.getBoundingClientRect().top, below = Math.max(bottom, stuck) + 8;
     if (top < below) window.scrollBy(0, top - below);
   };
@@ -106,6 +110,7 @@ function mountLab(figure) {
     bar.hidden = false;
     bar.value = fraction;
     bar.setAttribute("aria-valuetext", message);
+    waiting.progress(message);
   };
 
   const fromUrl = readLabState(lab, schema);
@@ -142,7 +147,10 @@ function mountLab(figure) {
   mountNotebookDownload(more, { lab, schema, built: result, settings: () => ({ ...values, ...drawing.extraParams?.() }) });
   gatePrediction(figure, box, () => fitStage());
 
+  const waiting = createWaiting({ box, screen, schema, python });
+  let drawnParams = result.params;
   const draw = (res, source) => {
+    drawnParams = res.params;
     words.textContent = `Right now: ${drawing.draw(res)}`;
     fitStage();
     figure.dataset.drawn = JSON.stringify(res.params);
@@ -160,13 +168,16 @@ function mountLab(figure) {
 
   async function compute() {
     status.show(python.state === "ready" ? "running" : "loading");
+    const wanted = { ...values, ...drawing.extraParams?.() };
+    waiting.begin(drawnParams, wanted);
     try {
       bar.hidden = true;
       reported = false;
-      const out = await python.latest(lab, lab, { ...values, ...drawing.extraParams?.() }, { onProgress: showProgress });
+      const out = await python.latest(lab, lab, wanted, { onProgress: showProgress });
       if (out.stale) return;
       bar.hidden = true;
       draw(out.result, "python");
+      waiting.end();
       showNotice([]);
       status.show("ready");
     } catch (err) {
@@ -176,8 +187,10 @@ function mountLab(figure) {
         // above the status line); retrying the same input cannot help, so there is no Retry.
         if (!drawing.inputError?.(err)) showNotice([err.message]);
         status.show("ready");
+        waiting.end();
         return;
       }
+      waiting.fail(err.kind === "cancelled" ? "Cancelled: the chart keeps the last finished result." : err.message);
       status.show("error", err.kind === "cancelled"
         ? "Cancelled: the figure shows the last finished result. Press Retry to compute the current settings."
         : `${err.message} The figure shows the last result that could be computed.`);

@@ -35,6 +35,7 @@ export class PythonClient extends EventTarget {
     this.preloads = new Set();
     this.state = "idle";        // idle | loading | ready | failed
     this.bootedFrom = null;     // "snapshot" | "boot", once ready
+    this.download = null;       // {loaded, total} bytes of the start's download, while it runs
   }
 
   setState(state, detail) {
@@ -67,6 +68,9 @@ export class PythonClient extends EventTarget {
         } else if (data.type === "failed") {
           clearTimeout(timer);
           reject(this.fail(`Python could not start: ${data.message}`));
+        } else if (data.type === "download") {
+          this.download = { loaded: data.loaded, total: data.total };
+          this.dispatchEvent(new CustomEvent("download", { detail: this.download }));
         } else if (data.progress) {
           this.pending.get(data.id)?.onProgress?.(data.progress);
         } else {

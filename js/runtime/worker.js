@@ -6,6 +6,7 @@ import { siteAssets as assets } from "../page/site-root.js";
 import { cachedSnapshot, refuseSnapshot, sha256 } from "./snapshot-cache.js";
 import { loadFromSnapshot, parseSnapshot } from "./snapshot-restore.js";
 import { takeTheIOSPath } from "./ipad.js";
+import { meterDownloads } from "./download-meter.js";
 
 const pyodideDir = new URL("vendor/pyodide/", assets).href;
 
@@ -63,6 +64,16 @@ function timeout(ms, what) {
 }
 
 async function bareBoot() {
+  // The page shows how much of the download has arrived, next to the control that was used.
+  const unmeter = meterDownloads(assets, ({ loaded, total }) => postMessage({ type: "download", loaded, total }));
+  try {
+    return await bootFromFiles();
+  } finally {
+    unmeter();
+  }
+}
+
+async function bootFromFiles() {
   // The wasm check and the lab package go while Pyodide starts; the check still decides (a
   // wrong wasm makes loadPyodide hang, not fail). numpy is loaded after the interpreter, not
   // with loadPyodide's `packages` option: a failure there surfaces as an Emscripten error.

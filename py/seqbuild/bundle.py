@@ -1,4 +1,5 @@
 """Make the browser-side artefacts under build/assets: the JS bundles and the seqlabs zip."""
+import json
 import re
 import subprocess
 import zipfile
@@ -49,4 +50,20 @@ def lab_zip(root: Path) -> Path:
             info = zipfile.ZipInfo(str(path.relative_to(src)), date_time=(2024, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
             zf.writestr(info, path.read_bytes())
+    return out
+
+
+# What a first start of Python downloads (js/runtime/worker.js): the page reports progress in
+# real bytes against their sum (js/runtime/download-meter.js).
+BOOT_FILES = ["pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]
+
+
+def boot_bytes(root: Path) -> Path:
+    assets = root / "build" / "assets"
+    pyodide = assets / "vendor" / "pyodide"
+    lock = json.loads((pyodide / "pyodide-lock.json").read_text())
+    files = [pyodide / name for name in BOOT_FILES] + [pyodide / lock["packages"]["numpy"]["file_name"],
+                                                       assets / "seqlabs.zip"]
+    out = assets / "boot-bytes.json"
+    out.write_text(json.dumps({"files": {f.name: f.stat().st_size for f in files}}, indent=1) + "\n")
     return out

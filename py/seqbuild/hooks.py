@@ -27,6 +27,7 @@ def on_config(config):
         raise PluginError(f"vendor: {err}") from None
     bundle.bundle_js(ROOT)
     bundle.lab_zip(ROOT)
+    bundle.boot_bytes(ROOT)
     # Never fails the build: without a verified snapshot the site ships without one.
     snapshot.ensure(ROOT, enabled=config["extra"].get("snapshot", True) is not False)
     models.ensure(ROOT)  # before labdata: the translation labs' default results need the weights
