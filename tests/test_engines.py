@@ -281,6 +281,27 @@ def test_no_page_reports_an_error(s, toured):
     assert s.errors == {}  # Firefox would list KaTeX MathML it finds invalid here, as page errors
 
 
+@pytest.mark.parametrize("s", ["firefox"], indirect=True)  # the engine that reports what it lays out mid-parse
+def test_a_page_stalled_inside_an_equation_reports_no_invalid_markup(s):
+    """A slow link can stall anywhere, here inside each sum's munderover after its first child.
+    Firefox lays out what the parser has so far, and would report that munderover (or an msub so
+    met) as invalid MathML."""
+    s.collect()  # what earlier pages reported stays theirs
+    s.here = None
+    slow = SiteServer(s.site_dir)
+    slow.stalls = re.compile(rb"<munderover><mo>[^<]*</mo>")
+    try:
+        s.driver.goto(f"{slow.origin}/module/")
+        s.wait(ALL_DRAWN, 60)
+        time.sleep(1)  # the driver hears of an error a moment after the page reports it
+        errors = s.driver.errors()
+        # This page's own origin is the stalling server; anything else still counts as off-origin.
+        s.requests += [u for u in s.driver.requests() if not u.startswith(f"{slow.origin}/")]
+    finally:
+        slow.close()
+    assert errors == []
+
+
 def test_the_offline_copy_works_where_service_workers_run(s, cpython):
     off = s.offline
     s.goto("", origin=off.origin)

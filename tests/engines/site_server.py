@@ -8,10 +8,14 @@
   suite's `server` fixture, whose files are the same) are answered from `site_dir`; any other
   origin is recorded as off-origin and refused. With `inject`, each HTML page gets `head_script`
   as its first script, so that errors are recorded where the driver has no log of them.
+- With `trickle` (bytes), each HTML page is sent in pieces of that size, 3 ms apart (100 kB/s), as
+  a slow link delivers it: the engine parses and lays out the page piece by piece.
 """
 import functools
 import http.server
+import re
 import threading
+import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -59,7 +63,7 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         self.send_error(403, "off-origin request refused by the test")
 
     def _injected(self) -> bool:
-        if not self.site.head_script:
+        if not (self.site.head_script or self.site.stalls):
             return False
         path = Path(self.translate_path(self.path))
         if path.is_dir() and self.path.split("?")[0].endswith("/"):
@@ -67,12 +71,19 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         if path.suffix != ".html" or not path.is_file():
             return False
         html = path.read_text(encoding="utf-8")
-        body = html.replace("<head>", f"<head><script>{self.site.head_script}</script>", 1).encode()
+        if self.site.head_script:
+            html = html.replace("<head>", f"<head><script>{self.site.head_script}</script>", 1)
+        body = html.encode()
         self.send_response(200)
         self.send_header("Content-Type", "text/html; charset=utf-8")
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
-        self.wfile.write(body)
+        cuts = [m.end() for m in self.site.stalls.finditer(body)] if self.site.stalls else []
+        for start, end in zip([0, *cuts], [*cuts, len(body)]):
+            self.wfile.write(body[start:end])
+            self.wfile.flush()
+            if end < len(body):
+                time.sleep(self.site.stall_s)
         return True
 
 
@@ -80,6 +91,8 @@ class SiteServer:
     def __init__(self, site_dir: Path, aliases=(), head_script: str = ""):
         self.aliases = set(aliases)
         self.head_script = head_script
+        self.stalls: re.Pattern | None = None
+        self.stall_s = 0.2
         self.down = False
         self.requests: list[str] = []
         self.off_origin: list[str] = []
