@@ -20,7 +20,8 @@ def texts(page):
     """The chart's accessible name and the live sentence, and the drawn parameters."""
     return page.evaluate(f"""() => {{
         const fig = document.querySelector('{FIG}');
-        const svg = fig.querySelector('.lab-chart svg');
+        // The chart itself, not a strip of labels drawn beside it for sight only (aria-hidden).
+        const svg = fig.querySelector('.lab-chart svg:not([aria-hidden=true])');
         const words = fig.querySelector('p.lab-words');
         return {{label: svg.getAttribute('aria-label'), role: svg.getAttribute('role'), words: words.textContent,
                  live: words.getAttribute('aria-live'), drawn: fig.dataset.drawn}};

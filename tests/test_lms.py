@@ -429,3 +429,15 @@ def test_code_keeps_its_lines_on_paper(dist, items):
     assert max(len(line) for _, text in code for line in text.splitlines()) > 80  # wider than 9.5pt fits
     for pdf, line in lines:
         assert line in pdf, line
+
+
+def test_the_instructors_page_names_what_make_lms_writes(dist, site_dir):
+    """Its list of dist/ names each file make lms writes, and its summary counts the PDFs as
+    they are (it once said 'a PDF' for the worksheet and the key)."""
+    page = (site_dir / "instructors" / "index.html").read_text()
+    text = " ".join(re.sub(r"<[^>]+>", " ", page).split())
+    written = sorted(p.name for p in dist.iterdir())
+    for name in written:
+        assert name.removeprefix(NAME) in text, name
+    pdfs = sum(name.endswith(".pdf") for name in written)
+    assert pdfs == 2 and "and two PDFs:" in text and "a PDF" not in text

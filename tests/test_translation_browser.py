@@ -236,9 +236,15 @@ def test_both_models_compare_on_a_typed_sentence(page, server):
     fig.locator(".composer__error").wait_for(state="visible", timeout=120_000)
     assert right_now(page, BOTTLE) == before
     fig.get_by_label(BOTTLE_BOX).fill("a dog runs")
+    # Every Right now the figure says from here on, the one while Python translates included.
+    fig.locator(".lab-words").evaluate("""(w) => { window.saidSince = [];
+      new MutationObserver(() => window.saidSince.push(w.textContent)).observe(w, {childList: true, characterData: true, subtree: true}); }""")
     fig.get_by_role("button", name="Translate").click()
     page.wait_for_function(
         f"() => document.querySelector('{BOTTLE} .bottleneck-compare dd').textContent === 'a dog runs'", timeout=120_000)
+    # While it translates, Right now speaks of the new sentence, not of the one drawn before.
+    said_since = page.evaluate("() => window.saidSince")
+    assert said_since and said_since[0] == "Right now: Translating your 3-word sentence with both models…", said_since
     want = api.call("bottleneck", {"text": "a dog runs"})["comparison"]
     dds = fig.locator(".bottleneck-compare dd").all_text_contents()
     assert dds == ["a dog runs", " ".join(want["attention"]), " ".join(want["plain"])]
