@@ -1,4 +1,4 @@
-"""The figure anatomy (README, Labs), on a 390 x 844 touch phone and a 1280 x 900 screen, for
+"""The figure anatomy (CONTRIBUTING.md, Labs), on a 390 x 844 touch phone and a 1280 x 900 screen, for
 every figure on the module page and on every embed page: the Try prompt comes before the chart,
 the chart stays at least half in view while each of its primary controls is focused, the visible
 Right now is one sentence of at most 40 words, and the numbers are closed. A lab that answers a

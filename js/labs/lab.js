@@ -34,7 +34,7 @@ function div(className, parent) {
   return node;
 }
 
-// The figure's anatomy (README, Labs): caption, the Try prompt, then the stage (the chart, which
+// The figure's anatomy (CONTRIBUTING.md, Labs): caption, the Try prompt, then the stage (the chart, which
 // stays in view on a phone, its Right now sentence and its primary controls), the status line,
 // then the numbers and small print, closed or below; What happens and In words follow.
 function tryPrompt(figure) {
