@@ -12,16 +12,12 @@ import time
 import pytest
 
 from conftest import QuietHandler, guarded_context
+from test_phone_browser import IN_VIEW, TWO_FRAMES
 
 pytestmark = pytest.mark.browser
 RATE = 2_000_000  # bytes per second per connection: a boot's 17 MB take several seconds
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 RNN = "#lab-rnn-gradient"
-IN_VIEW = """(el) => { const r = el.getBoundingClientRect();
-  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-  return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth
-    && !!hit && el.contains(hit); }"""
-TWO_FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
 RECTS = """() => Object.fromEntries(['.lab-wait', '.lab-behind', '.lab-control[data-param=sigma_max]', '.lab-screen'].map((s) => {
   const r = document.querySelector('#lab-rnn-gradient ' + s).getBoundingClientRect(); return [s, [r.top, r.bottom, r.left, r.right]]; }))"""
 STARTING = re.compile(r"^Python is starting: (\d+\.\d) of (\d+\.\d) MB$")

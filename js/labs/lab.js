@@ -76,17 +76,21 @@ function mountLab(figure) {
   let settingChanged = false;
   window.addEventListener("resize", fitStage);
   stage.addEventListener("toggle", fitStage, true);  // an opened word list or note changes its height
+  // Where the chart ends once stuck, or null for a chart that does not stick (a tall one).
+  const stuckBottom = () => {
+    const style = getComputedStyle(screen);
+    return style.position === "sticky" ? (parseFloat(style.top) || 0) + screen.offsetHeight : null;
+  };
   // A control reached by Tab is brought into view whole (its label too) below the stuck chart,
   // not under it: the browser's own scrolling knows nothing of sticky boxes.
   const showBelowStage = (target) => {
     const row = target.closest(".lab-control, button, .composer") ?? target;
-    // Where the stuck chart ends once stuck: a stage whose end is in view carries its chart up
-    // with it, and scrolling back sticks the chart again, lower than it was.
-    const style = getComputedStyle(screen), bottom = screen.getBoundingClientRect().bottom;
-    // A chart that does not stick (a tall one) covers nothing: the browser's own scrolling is
-    // right, and moving the page under a pointer pressing a button would make it miss.
-    if (style.position !== "sticky") return;
-    const stuck = (parseFloat(style.top) || 0) + screen.offsetHeight;
+    // A chart that does not stick covers nothing: the browser's own scrolling is right, and
+    // moving the page under a pointer pressing a button would make it miss.
+    const stuck = stuckBottom();
+    if (stuck === null) return;
+    // A stage whose end is in view carries its chart up with it, above where it sticks.
+    const bottom = screen.getBoundingClientRect().bottom;
     const top = row.getBoundingClientRect().top, below = Math.max(bottom, stuck) + 8;
     if (top < below) window.scrollBy(0, top - below);
   };
@@ -147,7 +151,7 @@ function mountLab(figure) {
   mountNotebookDownload(more, { lab, schema, built: result, settings: () => ({ ...values, ...drawing.extraParams?.() }) });
   gatePrediction(figure, box, () => fitStage());
 
-  const waiting = createWaiting({ box, screen, schema, python });
+  const waiting = createWaiting({ box, screen, schema, python, stuckBottom });
   let drawnParams = result.params;
   const draw = (res, source) => {
     drawnParams = res.params;

@@ -22,7 +22,7 @@ export function stillShowing(schema, drawn, wanted, until = "until Python answer
   return `Still showing ${what || "the last result"} ${until}.`;
 }
 
-export function createWaiting({ box, screen, schema, python }) {
+export function createWaiting({ box, screen, schema, python, stuckBottom }) {
   const note = el("p", { class: "lab-wait" });
   const behind = el("p", { class: "lab-behind" });
   note.hidden = behind.hidden = true;
@@ -38,14 +38,12 @@ export function createWaiting({ box, screen, schema, python }) {
     const top = anchor?.getBoundingClientRect().top;
     if (!anchor?.contains(document.activeElement) || !(top >= 0 && top < window.innerHeight)) return;
     const below = note.getBoundingClientRect().bottom + 8 - window.innerHeight;
-    const style = getComputedStyle(screen);
-    const stuck = style.position === "sticky" ? (parseFloat(style.top) || 0) + screen.offsetHeight : 0;
-    const room = top - stuck - 8;
+    const room = top - (stuckBottom() ?? 0) - 8;
     if (below > 0 && room > 0) window.scrollBy(0, Math.min(below, room));
   };
-  const say = (text) => {
+  const say = (text, again = false) => {
     note.textContent = text;
-    if (!note.hidden) return;
+    if (!note.hidden && !again) return;
     note.hidden = false;
     reveal();
   };
@@ -99,8 +97,7 @@ export function createWaiting({ box, screen, schema, python }) {
       clearTimeout(timer);
       active = false;
       if (asked) show("because the new settings were not computed");
-      say(message);
-      reveal();
+      say(message, true);  // a longer text than before: brought into view again
     },
   };
 }

@@ -8,8 +8,9 @@
   suite's `server` fixture, whose files are the same) are answered from `site_dir`; any other
   origin is recorded as off-origin and refused. With `inject`, each HTML page gets `head_script`
   as its first script, so that errors are recorded where the driver has no log of them.
-- With `trickle` (bytes), each HTML page is sent in pieces of that size, 3 ms apart (100 kB/s), as
-  a slow link delivers it: the engine parses and lays out the page piece by piece.
+- With `stalls` (a compiled bytes pattern), each HTML page is sent in pieces that end where it
+  matches, with a pause of `stall_s` after each, as a slow link may stop anywhere: the engine
+  lays out what it has parsed so far.
 """
 import functools
 import http.server
