@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve build test bench bundle scorm lms chromium engines setup models clean
+.PHONY: serve build test test-profile bench bundle scorm lms chromium engines setup models clean
 .DEFAULT_GOAL := serve
 
 $(VENV)/bin/python:
@@ -58,6 +58,12 @@ PYTEST_ARGS ?=
 test:
 	$(MAKE) --no-print-directory -j3 setup $(VENV)/.test-deps engines models
 	$(PY) -m pytest -n $(WORKERS) --dist loadgroup --durations=15 $(PYTEST_ARGS)
+
+# The same suite, then the CPU seconds each file and test cost (tests/cpu_profile.py): the suite
+# keeps both cores busy, so what a test costs, not how long it waited, says where time goes.
+test-profile:
+	$(MAKE) --no-print-directory -j3 setup $(VENV)/.test-deps engines models
+	$(PY) -m pytest -n $(WORKERS) --dist loadgroup --cpu-profile $(PYTEST_ARGS)
 
 # The first build's training (the long-gap grid, then both translation models: about 80 s on two
 # cores), here so that make test runs it beside npm ci and the test dependencies instead of

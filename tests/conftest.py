@@ -246,6 +246,17 @@ def page(make_context, primed_contexts, browser, server, request):
     assert off_origin == [], f"requests left the page's origin: {off_origin}"
 
 
+def pytest_addoption(parser):
+    parser.addoption("--cpu-profile", action="store_true",
+                     help="print the CPU seconds each test and file cost, browsers included (tests/cpu_profile.py)")
+
+
+def pytest_configure(config):
+    if config.getoption("--cpu-profile"):
+        import cpu_profile
+        config.pluginmanager.register(cpu_profile, "cpu_profile")
+
+
 def xdist_group(item) -> str | None:
     """Tests that share a module-scoped fixture run on one worker (make test runs --dist loadgroup):
     one group per file, or per parameter of a parametrized module fixture (test_engines.py's

@@ -169,6 +169,7 @@ def test_a_snippet_without_its_script_shows_the_whole_lab_at_800_px(browser, ser
     assert "<script" not in frame_only
     page_name = course_page(folder, f"{lab}.html", frame_only.replace("<iframe ", '<iframe id="lab" ', 1))
     context = course_context(browser, server, host)
+    prime_snapshot(context, server)  # Python restores: this test is about heights, not the start
     page = context.new_page()
     page.goto(f"{host}/{page_name}", wait_until="load")
     box = page.locator("#lab").bounding_box()

@@ -1,0 +1,102 @@
+"""CPU seconds per test, browsers included: `pytest --cpu-profile` (make test-profile).
+
+The suite runs three workers on two cores, so the cores are the limit: a test's wall time says
+how long it waited as much as what it cost. This plugin samples, every 0.3 s, the CPU time of the
+worker and of every process under it (Chromium's renderers, Firefox, WebKit, the build, the
+servers' threads) and charges what was used since the last sample to the test that is running.
+A process that ends between two samples loses at most 0.3 s of its time. Under xdist each worker
+hands its table to the controller, which prints the sum per file and the costliest tests."""
+import collections
+import os
+import threading
+import time
+
+import psutil
+import pytest
+
+SAMPLE_S = 0.3
+
+
+class CpuProfile:
+    def __init__(self):
+        self.me = psutil.Process()
+        self.seen: dict[tuple[int, float], float] = {}
+        self.spent: collections.Counter = collections.Counter()
+        self.current = "(start-up, collection, between tests)"
+        self.lock = threading.Lock()
+        self.sample()  # what was used before now (the imports) belongs to no test
+        self.spent.clear()
+        threading.Thread(target=self.loop, daemon=True).start()
+
+    def sample(self):
+        used = 0.0
+        for proc in [self.me, *self.me.children(recursive=True)]:
+            try:
+                times, born = proc.cpu_times(), proc.create_time()
+            except psutil.Error:
+                continue
+            key = (proc.pid, born)
+            used += times.user + times.system - self.seen.get(key, 0.0)
+            self.seen[key] = times.user + times.system
+        with self.lock:
+            self.spent[self.current] += used
+
+    def loop(self):
+        while True:
+            self.sample()
+            time.sleep(SAMPLE_S)
+
+    def running(self, nodeid):
+        self.sample()  # what was used so far belongs to the test before
+        with self.lock:
+            self.current = nodeid
+
+
+def report(terminal, spent: collections.Counter, wall_s: float):
+    per_file = collections.Counter()
+    for nodeid, s in spent.items():
+        per_file[nodeid.split("::")[0]] += s
+    total = sum(spent.values())
+    terminal.write_sep("=", f"CPU: {total:.0f} core-s in {wall_s:.0f} s ({total / max(wall_s, 1):.2f} cores busy)")
+    for path, s in per_file.most_common(20):
+        terminal.write_line(f"{s:7.1f}  {path}")
+    terminal.write_sep("-", "costliest tests (core-s)")
+    for nodeid, s in spent.most_common(20):
+        terminal.write_line(f"{s:7.1f}  {nodeid.replace(chr(10), ' ')[:150]}")
+
+
+def pytest_configure(config):
+    config._cpu_started = time.monotonic()
+    config._cpu_spent = collections.Counter()
+    if not hasattr(config, "workerinput") and config.pluginmanager.hasplugin("dsession"):
+        return  # the xdist controller: its workers measure
+    config._cpu_profile = CpuProfile()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    profile = getattr(item.config, "_cpu_profile", None)
+    if profile:
+        profile.running(item.nodeid)
+    yield
+    if profile:
+        profile.running("(start-up, collection, between tests)")
+
+
+def pytest_sessionfinish(session):
+    profile = getattr(session.config, "_cpu_profile", None)
+    if profile:
+        profile.sample()
+        if hasattr(session.config, "workeroutput"):
+            session.config.workeroutput["cpu_profile"] = dict(profile.spent)
+        else:
+            session.config._cpu_spent.update(profile.spent)
+
+
+def pytest_testnodedown(node, error):
+    node.config._cpu_spent.update(getattr(node, "workeroutput", {}).get("cpu_profile", {}))
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    if config._cpu_spent:
+        report(terminalreporter, config._cpu_spent, time.monotonic() - config._cpu_started)
