@@ -68,8 +68,8 @@ def report(terminal, spent: collections.Counter, wall_s: float):
 def pytest_configure(config):
     config._cpu_started = time.monotonic()
     config._cpu_spent = collections.Counter()
-    if not hasattr(config, "workerinput") and config.pluginmanager.hasplugin("dsession"):
-        return  # the xdist controller: its workers measure
+    if not hasattr(config, "workerinput") and getattr(config.option, "numprocesses", None):
+        return  # the xdist controller: its workers measure, and would be counted twice under it
     config._cpu_profile = CpuProfile()
 
 

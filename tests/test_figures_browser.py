@@ -33,6 +33,7 @@ def test_embedding_figure_paints_from_build_json_without_pyodide(make_context, s
     assert page.locator(f"{EMB} .analogy-answer").is_hidden()
 
 
+@pytest.mark.python  # a first touch starts Python: restored, as on a repeat visit
 def test_predict_then_reveal_by_mouse(page, server):
     open_figure(page, server, EMB)
     plot = page.locator(f"{EMB} svg.analogy-plot")
@@ -53,6 +54,7 @@ def test_predict_then_reveal_by_mouse(page, server):
     assert page.locator(f"{EMB} details").get_attribute("open") is not None
 
 
+@pytest.mark.python  # a first touch starts Python: restored, as on a repeat visit
 def test_predict_then_reveal_by_keyboard(page, server):
     open_figure(page, server, EMB)
     plot = page.locator(f"{EMB} svg.analogy-plot")

@@ -208,6 +208,7 @@ def test_a_worker_that_dies_is_restarted_once_then_reported(page, server):
     page.wait_for_selector(f"{LAB} .lab-status[data-state='error']")
 
 
+@pytest.mark.python  # focus starts Python: restored, as on a repeat visit
 def test_chart_values_can_be_read_by_keyboard(page, server):
     open_module(page, server)
     chart = page.locator(f"{LAB} svg.gradient-chart")

@@ -16,8 +16,8 @@ DIAGRAM_DRAWN = ("() => [...document.querySelectorAll('div.mermaid')]"
 KATEX_FONTS = "() => [...document.fonts].some(f => f.family.includes('KaTeX') && f.status === 'loaded')"
 
 
-def open_at(make_context, server, path, width, height=844):
-    context, _ = make_context(viewport={"width": width, "height": height})
+def open_at(make_context, server, path, width, height=844, snapshot=False):
+    context, _ = make_context(viewport={"width": width, "height": height}, snapshot=snapshot)
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -223,7 +223,7 @@ def check_every_analogy(page, vectors):
 
 @pytest.mark.parametrize("width", [390, 1280])
 def test_word_plot_labels_never_overlap(make_context, server, width):
-    page = open_at(make_context, server, "embed/embedding-analogy/", width)
+    page = open_at(make_context, server, "embed/embedding-analogy/", width, snapshot=True)  # Python restores
     page.wait_for_selector(f"{EMB}[data-drawn]")
     check_every_analogy(page, "built-in vectors")
     if width != 390:
