@@ -1,20 +1,19 @@
 """CPU seconds per test, browsers included: `pytest --cpu-profile` (make test-profile).
 
 The suite runs three workers on two cores, so the cores are the limit: a test's wall time says
-how long it waited as much as what it cost. This plugin samples, every 0.3 s, the CPU time of the
+how long it waited as much as what it cost. This plugin samples, every second, the CPU time of the
 worker and of every process under it (Chromium's renderers, Firefox, WebKit, the build, the
 servers' threads) and charges what was used since the last sample to the test that is running.
-A process that ends between two samples loses at most 0.3 s of its time. Under xdist each worker
+A process that ends between two samples loses at most a second of its time. Under xdist each worker
 hands its table to the controller, which prints the sum per file and the costliest tests."""
 import collections
-import os
 import threading
 import time
 
 import psutil
 import pytest
 
-SAMPLE_S = 0.3
+SAMPLE_S = 1.0  # each sample walks every process under the worker: more often costs what it measures
 
 
 class CpuProfile:
