@@ -40,16 +40,22 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "py"))
 from conftest import CHROMIUM, CHROMIUM_ARGS, QuietHandler, build_site  # noqa: E402
 from page_scripts import CHANGE, OPTIONS, TIME_PYTHON_CALLS  # noqa: E402
+import lighthouse  # noqa: E402
 import other_engines  # noqa: E402
+from seqbuild.instructors import FIGURE_LABS  # noqa: E402
 from engines import snapshot_store  # noqa: E402
 
 REPS = int(os.environ.get("BENCH_REPS", 5))
 CHANGES = int(os.environ.get("BENCH_CHANGES", 50))
-ALL_PAGES = ["", "module/", "instructors/", "embed/rnn-gradient/", "embed/embedding-analogy/",
-             "embed/parallel-steps/", "embed/bahdanau-alignment/", "embed/bottleneck/", "embed/long-gap/", "404.html"]
-# Each page with a lab, and the lab a reader interacts with first there.
-LAB_PAGES = {"module/#lab-rnn-gradient": "rnn-gradient", **{f"embed/{lab}/": lab for lab in [
-    "rnn-gradient", "embedding-analogy", "parallel-steps", "bahdanau-alignment", "bottleneck"]}}
+ALL_PAGES = lighthouse.PAGES
+
+
+def lab_pages(changes: dict) -> dict:
+    """Each page with a lab, and the lab a reader interacts with first there: the module page's
+    first figure, and every figure's embed page whose lab lab_changes() knows how to change
+    (long-gap's change is a training run)."""
+    return {"module/#lab-rnn-gradient": "rnn-gradient",
+            **{f"embed/{lab}/": lab for lab in FIGURE_LABS if lab in changes}}
 # Repeat visits measured again with the Python snapshot stored (IndexedDB).
 SNAPSHOT_PAGES = {"module/#lab-rnn-gradient": "rnn-gradient", "embed/bahdanau-alignment/": "bahdanau-alignment"}
 # Loaded only when needed: the Python runtime and its worker, the lab packages, Mermaid.
@@ -294,7 +300,7 @@ def initial_transfer(browser, origin: str, site: Path, path: str) -> dict:
             "requests": len(seen), "lazy_started_kib": round(lazy / 1024, 1)}
 
 
-DEFAULT_RUNS = ["rnn-gradient", "embedding-analogy", "parallel-steps", "bahdanau-alignment", "bottleneck"]
+DEFAULT_RUNS = FIGURE_LABS
 
 
 def memory(pw, site: Path) -> dict:
@@ -342,6 +348,7 @@ def run_all(site: Path) -> dict:
     for name in ["floor.html", "floor-worker.js"]:
         shutil.copy(ROOT / "bench" / name, site / "__bench" / name)
     changes = lab_changes()
+    with_labs = lab_pages(changes)
     httpd, origin = serve(site)
     scripts = {"floor": ("__bench/floor.html", "() => window.bootFloor()"),
                "worker first result": ("", OUR_FIRST_RESULT)}
@@ -351,9 +358,9 @@ def run_all(site: Path) -> dict:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         for name, (path, script) in scripts.items():
             startup[f"{name}, cold"] = summary([measure_script(browser, origin, path, script, False) for _ in range(REPS)])
-        for path, lab in LAB_PAGES.items():
+        for path, lab in with_labs.items():
             runs = [open_lab_page(browser, origin, path, lab, changes, False) for _ in range(REPS)]
-            pages[path] = {"cold": {"first_paint": summary([r[0] for r in runs]), "lab_ready": summary([r[1] for r in runs])}}
+            pages[path] = {"lab": lab, "cold": {"first_paint": summary([r[0] for r in runs]), "lab_ready": summary([r[1] for r in runs])}}
         for lab in changes:
             labs[lab] = {part: {k: summary(v) for k, v in series.items()}
                          for part, series in redraws(browser, origin, lab, changes).items()}
@@ -369,7 +376,7 @@ def run_all(site: Path) -> dict:
         for name, (path, script) in scripts.items():
             measure_script(ctx, origin, path, script, True)  # fills the cache
             startup[f"{name}, warm"] = summary([measure_script(ctx, origin, path, script, True) for _ in range(REPS)])
-        for path, lab in LAB_PAGES.items():
+        for path, lab in with_labs.items():
             open_lab_page(ctx, origin, path, lab, changes, True)
             runs = [open_lab_page(ctx, origin, path, lab, changes, True) for _ in range(REPS)]
             pages[path]["warm"] = {"first_paint": summary([r[0] for r in runs]), "lab_ready": summary([r[1] for r in runs])}
@@ -429,8 +436,9 @@ def markdown(report: dict) -> str:
         lines.append(f"| {name} | {s['median_ms']} | {s['min_ms']}–{s['max_ms']} | {s['n']} | {s.get('ratio_to_floor', '')} |")
     lines += ["", f"| page (lab) | cache | first figure painted ms (× floor) | first interaction → lab ready ms (× floor) | targets ≤ {t['first_paint']} / ≤ {t['lab_ready']} |",
               "|---|---|---:|---:|---|"]
-    for path, lab in LAB_PAGES.items():
-        for temp in [k for k in ["cold", "warm", "warm + snapshot"] if k in r["pages"][path]]:
+    for path, page in r["pages"].items():
+        lab = page["lab"]
+        for temp in [k for k in ["cold", "warm", "warm + snapshot"] if k in page]:
             fp, lr = r["pages"][path][temp]["first_paint"], r["pages"][path][temp]["lab_ready"]
             ready_target = t["lab_ready_snapshot"] if "snapshot" in temp else t["lab_ready"]
             ok = [fp["ratio_to_floor"] <= t["first_paint"], lr["ratio_to_floor"] <= ready_target]

@@ -9,9 +9,10 @@ import json
 import pytest
 
 from a11y import FOCUSED, HELPERS, INTERACTIVE
+from seqbuild.instructors import FIGURE_LABS
 
 pytestmark = pytest.mark.browser
-EMBEDS = ["embedding-analogy", "parallel-steps", "rnn-gradient", "long-gap", "bottleneck", "bahdanau-alignment"]
+EMBEDS = FIGURE_LABS
 LIMIT = 400  # far more stops than any page has; reaching it means focus is going round in circles
 
 

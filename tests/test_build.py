@@ -5,7 +5,7 @@ import zipfile
 
 import pytest
 
-from seqbuild import vendor
+from seqbuild import instructors, vendor
 
 # Ways a file makes the browser fetch something by itself (plain <a href> links are fine).
 FETCHING = [
@@ -83,7 +83,7 @@ def test_search_index_holds_the_prose_but_not_the_labs_data_or_katex_markup(site
     assert '"schema"' not in text and '"lab":' not in text
     assert "katex" not in text
     module = (site_dir / "module" / "index.html").read_text()
-    assert module.count("<template data-lab-data>") == 6
+    assert module.count("<template data-lab-data>") == len(instructors.FIGURE_LABS)
 
 
 def test_mermaid_is_not_loaded_by_the_page_itself(site_dir):

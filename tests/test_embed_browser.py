@@ -11,7 +11,7 @@ from conftest import NO_IDLE_BOOT, NO_SNAPSHOT_DOWNLOAD, OPEN_SHADOW_ROOTS, Orig
 from seqbuild import instructors
 
 pytestmark = pytest.mark.browser
-LABS = ["embedding-analogy", "parallel-steps", "rnn-gradient", "long-gap", "bottleneck", "bahdanau-alignment"]
+LABS = instructors.FIGURE_LABS
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 
 

@@ -5,6 +5,7 @@ import json
 import numpy as np
 import pytest
 
+from seqbuild.instructors import FIGURE_LABS
 from seqlabs import api
 
 pytestmark = pytest.mark.browser
@@ -229,9 +230,8 @@ def test_labs_mount_after_instant_navigation(page, server):
     page.wait_for_function("() => window.seqlabs !== undefined")
     page.get_by_role("link", name="Start the module").click()
     page.wait_for_selector(f"{LAB}[data-drawn]")
-    for anchor in ["#figure-embedding-analogy", "#figure-parallel-steps", "#lab-long-gap", "#figure-bottleneck",
-                   "#figure-bahdanau-alignment"]:
-        page.wait_for_selector(f"{anchor}[data-drawn]")
+    for lab in FIGURE_LABS:
+        page.wait_for_selector(f"figure[data-lab='{lab}'][data-drawn]")
     page.wait_for_selector(".arithmatex[data-rendered]")
     assert errors == []
 

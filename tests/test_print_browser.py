@@ -9,6 +9,7 @@ import pytest
 from pypdf import PdfReader
 
 from conftest import NO_SNAPSHOT_DOWNLOAD, OPEN_SHADOW_ROOTS, OriginGuard
+from seqbuild.instructors import FIGURE_LABS
 
 pytestmark = pytest.mark.browser
 
@@ -121,9 +122,9 @@ def handout(browser, server, site_dir):
 
 def test_pdf_holds_every_caption_words_text_and_exercise_statement(handout):
     expected, flat = handout["expected"], handout["flat"]
-    assert len(expected["captions"]) == 6 and len(expected["statements"]) == 9
-    # Six figures' "In words", the diagram's, and each lab's sentence about what it shows now.
-    assert len(expected["in_words"]) >= 7 and len(expected["right_now"]) == 6
+    assert len(expected["captions"]) == len(FIGURE_LABS) and len(expected["statements"]) == 9
+    # Every figure's "In words", the diagram's, and each lab's sentence about what it shows now.
+    assert len(expected["in_words"]) >= len(FIGURE_LABS) + 1 and len(expected["right_now"]) == len(FIGURE_LABS)
     for group in ("captions", "in_words", "right_now", "statements"):
         for item in expected[group]:
             assert item, f"a {group} entry has no text"

@@ -9,12 +9,13 @@ import re
 
 import pytest
 
+from seqbuild.instructors import FIGURE_LABS
 from seqbuild.labdata import data_tag
 from seqlabs import api
 
 pytestmark = pytest.mark.browser
 WIDTHS = [320, 390, 768]
-LABS = {"rnn-gradient", "long-gap", "embedding-analogy", "parallel-steps", "bottleneck", "bahdanau-alignment"}
+LABS = set(FIGURE_LABS)
 MIN_PX = 11
 
 # Per figure: the smallest SVG text as rendered (computed font size times the text's own screen

@@ -24,6 +24,9 @@ EMBED_HEIGHTS = {
     "bottleneck": ("Bottleneck", 2137),
     "bahdanau-alignment": ("Alignment", 1849),
 }
+# Every lab with a figure and an embed page of its own, in that order: the tests and the bench
+# take their lists of figures from here.
+FIGURE_LABS = tuple(EMBED_HEIGHTS)
 HEADROOM = 1.03      # the snippet's iframe is this much taller, rounded up to 10 px: fonts differ
 SANDBOX = "allow-scripts allow-same-origin allow-downloads allow-popups allow-popups-to-escape-sandbox"
 SITE = "https://YOUR-SITE/"  # js/page/site-address.js puts the address the page was served from here
