@@ -1,11 +1,13 @@
 """The strict build passes and nothing in it points a browser at another origin."""
 import json
 import re
+import shutil
 import zipfile
 
 import pytest
 
-from seqbuild import instructors, vendor
+from conftest import ROOT
+from seqbuild import bundle, instructors, vendor
 
 # Ways a file makes the browser fetch something by itself (plain <a href> links are fine).
 FETCHING = [
@@ -100,3 +102,20 @@ def test_lab_data_cannot_break_out_of_its_template():
     inner = tag[len("<template data-lab-data>"):-len("</template>")]
     assert "<" not in inner and ">" not in inner and "&" not in inner
     assert json.loads(inner) == hostile
+
+
+def test_every_figure_finds_its_view_by_name_and_one_without_stops_the_build(tmp_path, monkeypatch):
+    """js/labs/lab.js takes the views from a module the build writes from the list of figures, so
+    a new lab's view needs no line anywhere else; a figure without one stops the build and says
+    which file to write."""
+    monkeypatch.setattr(instructors, "FIGURE_LABS", (*instructors.FIGURE_LABS, "new-lab"))
+    (tmp_path / "js" / "labs").mkdir(parents=True)
+    for lab in instructors.FIGURE_LABS[:-1]:
+        shutil.copy(ROOT / "js" / "labs" / f"{lab}.js", tmp_path / "js" / "labs")
+    with pytest.raises(SystemExit, match=r"^The lab new-lab has a figure but no view: write js/labs/new-lab\.js "):
+        bundle.views_module(tmp_path)
+    (tmp_path / "js" / "labs" / "new-lab.js").write_text("export function draw() {}\n")
+    written = bundle.views_module(tmp_path).read_text()
+    for i, lab in enumerate(instructors.FIGURE_LABS):
+        assert f'import * as view{i} from "{(tmp_path / "js" / "labs" / f"{lab}.js").as_posix()}";' in written
+        assert f'"{lab}": view{i}' in written

@@ -10,21 +10,9 @@ import { mountNotebookDownload } from "./notebook.js";
 import { readLabState, writeLabState } from "./urlstate.js";
 import { gatePrediction } from "./prediction-gate.js";
 import { createWaiting } from "./waiting.js";
-import * as bahdanauAlignment from "./bahdanau-alignment.js";
-import * as bottleneck from "./bottleneck.js";
-import * as embeddingAnalogy from "./embedding-analogy.js";
-import * as longGap from "./long-gap.js";
-import * as parallelSteps from "./parallel-steps.js";
-import * as rnnGradient from "./rnn-gradient.js";
-
-const VIEWS = {
-  "rnn-gradient": rnnGradient,
-  "embedding-analogy": embeddingAnalogy,
-  "parallel-steps": parallelSteps,
-  "bahdanau-alignment": bahdanauAlignment,
-  "bottleneck": bottleneck,
-  "long-gap": longGap,
-};
+// Every figure lab's view, js/labs/<lab>.js, found by the lab's name: the build writes this
+// module from its list of figures (py/seqbuild/bundle.py, views_module).
+import { VIEWS } from "seqlabs-views";
 
 const ROOM = 160;  // px the stuck chart leaves for the controls, at least
 

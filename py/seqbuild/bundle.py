@@ -19,14 +19,39 @@ CHUNK_NAMES = "[name]-[hash]"
 CHUNK_FILE = re.compile(r"-[A-Z0-9]{8}\.js(\.map)?$")
 
 
+# js/labs/lab.js imports every figure's view from this name: a module the build writes from the
+# list of figure labs (views_module), so that a new lab's view is found by its name alone.
+VIEWS = "seqlabs-views"
+
+
+def views_module(root: Path) -> Path:
+    """build/generated/views.js: `export const VIEWS = {lab: the module js/labs/<lab>.js}` for every
+    lab with a figure (seqbuild.instructors.FIGURE_LABS)."""
+    from .instructors import FIGURE_LABS
+    lines = ["// Written by py/seqbuild/bundle.py (views_module): every figure lab's view, js/labs/<lab>.js."]
+    for i, lab in enumerate(FIGURE_LABS):
+        view = root / "js" / "labs" / f"{lab}.js"
+        if not view.is_file():
+            raise SystemExit(f"The lab {lab} has a figure but no view: write js/labs/{lab}.js "
+                             "(CONTRIBUTING.md, Adding a lab).")
+        lines.append(f"import * as view{i} from {json.dumps(view.as_posix())};")
+    entries = ", ".join(f"{json.dumps(lab)}: view{i}" for i, lab in enumerate(FIGURE_LABS))
+    lines.append(f"export const VIEWS = {{{entries}}};")
+    out = root / "build" / "generated" / "views.js"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("\n".join(lines) + "\n")
+    return out
+
+
 def esbuild(root: Path, entries: list[str], fmt: str, out: Path, splitting: bool = False) -> None:
     exe = root / "node_modules" / ".bin" / "esbuild"
     split = ["--splitting", f"--chunk-names={CHUNK_NAMES}"] if splitting else []
-    subprocess.run(
+    views = views_module(root).relative_to(root).as_posix()
+    subprocess.run(  # an alias is resolved from the working directory
         [str(exe), *[str(root / "js" / e) for e in entries], "--bundle", f"--format={fmt}", *split,
          "--minify", "--sourcemap", "--target=es2020", "--log-level=warning", "--entry-names=[name]",
-         f"--outdir={out}"],
-        check=True)
+         f"--alias:{VIEWS}=./{views}", f"--outdir={out}"],
+        check=True, cwd=root)
 
 
 def bundle_js(root: Path) -> Path:
