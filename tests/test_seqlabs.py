@@ -69,3 +69,37 @@ def test_an_input_error_names_the_setting_at_fault():
     assert raised.value.param == "seed"
     # a setting the lab does not have is not one of its controls: no param
     assert "param" not in json.loads(api.call_json("spectral-norm", '{"m": 1}'))["error"]
+
+
+def test_the_registry_is_every_module_or_class_in_seqlabs_with_a_name_a_schema_and_run():
+    import seqlabs.embedding_analogy as ea
+    import seqlabs.rnn_gradient as rg
+    assert api.LABS["rnn-gradient"] is rg and api.LABS["embedding-train"] is ea.Train
+    for name, lab in api.LABS.items():
+        assert lab.NAME == name and lab.SCHEMA and callable(lab.run)
+    assert len(api.LABS) == 13
+
+
+@pytest.fixture
+def extra_lab_module(tmp_path, monkeypatch):
+    """Writes a module into a folder that the seqlabs package also reads, as a new lab file would be."""
+    import sys
+    import seqlabs
+    monkeypatch.setattr(seqlabs, "__path__", [*seqlabs.__path__, str(tmp_path)])
+
+    def write(source):
+        (tmp_path / "zz_new_lab.py").write_text(source)
+        sys.modules.pop("seqlabs.zz_new_lab", None)
+    yield write
+    sys.modules.pop("seqlabs.zz_new_lab", None)
+
+
+def test_a_new_lab_file_is_found_and_one_missing_a_part_is_named(extra_lab_module):
+    extra_lab_module('NAME = "new-lab"\nSCHEMA = []\ndef run(params):\n    return {"ok": 1}\n')
+    assert api.find_labs()["new-lab"].run({}) == {"ok": 1}
+    extra_lab_module('NAME = "new-lab"\nSCHEMA = []\n')
+    with pytest.raises(TypeError, match=r"^The lab new-lab in py/seqlabs/zz_new_lab\.py has no run: a lab needs both\.$"):
+        api.find_labs()
+    extra_lab_module('class Other:\n    NAME = "rnn-gradient"\n    SCHEMA = []\n    run = staticmethod(lambda p: p)\n')
+    with pytest.raises(TypeError, match=r"^Two labs are called rnn-gradient: the second is in py/seqlabs/zz_new_lab\.py \(Other\)\.$"):
+        api.find_labs()

@@ -2,29 +2,40 @@
 
 Results are plain JSON-able dicts so that they cross the Python-JS boundary once.
 """
+import importlib
 import json
+import pkgutil
+from types import ModuleType
 
-from . import embedding_analogy, grading, long_gap, parallel_steps, rnn_gradient, scratch, spectral_norm, translation_labs, variants
+import seqlabs
+
 from .models import MissingModels
 from .schema import InputError, to_json
 
-# The registry: lab name -> module with SCHEMA and run(params).
-# Labs with STATIC_RESULT = False have no default result to build into the page.
-LABS = {
-    "rnn-gradient": rnn_gradient,
-    "long-gap": long_gap,
-    "spectral-norm": spectral_norm,
-    "embedding-analogy": embedding_analogy,
-    "embedding-train": embedding_analogy.Train,
-    "embedding-upload": embedding_analogy.Upload,
-    "parallel-steps": parallel_steps,
-    "bahdanau-alignment": translation_labs.Alignment,
-    "bottleneck": translation_labs.Bottleneck,
-    "translation-train": translation_labs.Train,
-    "python-run": scratch,
-    "code-check": grading,
-    "exercise-variant": variants,
-}
+
+def find_labs() -> dict:
+    """The registry, lab name -> its module or class, found in the seqlabs package: a lab is a
+    module, or a class in one, with a NAME, a SCHEMA and run(params) (see CONTRIBUTING.md, Adding
+    a lab). Labs with STATIC_RESULT = False have no default result to build into the page."""
+    labs = {}
+    for info in sorted(pkgutil.iter_modules(seqlabs.__path__), key=lambda i: i.name):
+        module = importlib.import_module(f"seqlabs.{info.name}")
+        own_classes = [v for v in vars(module).values() if isinstance(v, type) and v.__module__ == module.__name__]
+        for lab in [module, *own_classes]:
+            name = lab.__dict__.get("NAME") if isinstance(lab, type) else getattr(lab, "NAME", None)
+            if not isinstance(name, str):
+                continue
+            where = f"py/seqlabs/{info.name}.py" + ("" if isinstance(lab, ModuleType) else f" ({lab.__name__})")
+            missing = [part for part in ("SCHEMA", "run") if not hasattr(lab, part)]
+            if missing:
+                raise TypeError(f"The lab {name} in {where} has no {' and no '.join(missing)}: a lab needs both.")
+            if name in labs:
+                raise TypeError(f"Two labs are called {name}: the second is in {where}.")
+            labs[name] = lab
+    return labs
+
+
+LABS = find_labs()
 
 __all__ = ["InputError", "LABS", "call", "call_json", "schema"]
 

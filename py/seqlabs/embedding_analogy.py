@@ -28,6 +28,7 @@ DEFAULT_TRAINING = {"seed": 0, "dim": 24, "sentences": 20000, "epochs": 5}
 # Labs whose controls the figure also shows (retrain, upload); their schemas go into the page.
 RELATED = ["embedding-train", "embedding-upload"]
 
+NAME = "embedding-analogy"  # the lab's name: seqlabs.api finds it by NAME, SCHEMA and run
 SCHEMA = [
     Param("analogy", "choice", "king", "Analogy", "Which relation to copy onto which word.",
           choices=tuple(ANALOGIES),
@@ -107,6 +108,7 @@ def run(params: dict) -> dict:
 
 class Train:
     """Lab embedding-train: a new set of vectors trained in the caller's Python."""
+    NAME = "embedding-train"
     SCHEMA = TRAIN_SCHEMA
     REPORTS_PROGRESS = True
     STATIC_RESULT = False
@@ -120,6 +122,7 @@ class Train:
 
 class Upload:
     """Lab embedding-upload: vectors from a learner's file, parsed here and never sent anywhere."""
+    NAME = "embedding-upload"
     SCHEMA = UPLOAD_SCHEMA
     STATIC_RESULT = False
 

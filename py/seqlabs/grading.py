@@ -111,6 +111,7 @@ EXERCISES = {
                        "Subtract the largest score before taking exp."),
 }
 
+NAME = "code-check"  # the lab's name: seqlabs.api finds it by NAME, SCHEMA and run
 SCHEMA = [
     Param("exercise", "choice", "rnn-step", "Exercise", "Which function to check.",
           choices=tuple(EXERCISES)),

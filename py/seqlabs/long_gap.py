@@ -52,6 +52,7 @@ LEARNERS = ("elman", "lstm", "attention")
 LEARNER_NAMES = {"elman": "Elman RNN", "lstm": "LSTM", "attention": "attention reader"}
 TRAIN, VALID, TEST, INIT = 1, 2, 3, 4
 
+NAME = "long-gap"  # the lab's name: seqlabs.api finds it by NAME, SCHEMA and run
 SCHEMA = [
     Param("learner", "choice", "elman", "Learner", "Which of the three networks to train in your browser.",
           choices=LEARNERS, choice_labels=("Elman RNN", "LSTM", "attention reader")),

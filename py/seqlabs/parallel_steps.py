@@ -21,6 +21,7 @@ UNITS = ("1", "16", "128", "1024", "4096", "16384", "65536", "262144", "1048576"
 UNIT_LABELS = ("1 (one core, one operation at a time)", "16 (one core's vector lanes)", "128 (a multi-core CPU's lanes)",
                "1,024", "4,096 (a GPU's cores)", "16,384 (a large GPU's cores)", "65,536",
                "262,144 (several GPUs)", "1,048,576")
+NAME = "parallel-steps"  # the lab's name: seqlabs.api finds it by NAME, SCHEMA and run
 SCHEMA = [
     Param("view", "choice", "steps", "Show",
           "What the chart plots for each sequence length N.", choices=VIEWS,

@@ -9,6 +9,7 @@ import numpy as np
 from .schema import Param, validate
 from .trend import thresholds, trend
 
+NAME = "rnn-gradient"  # the lab's name: seqlabs.api finds it by NAME, SCHEMA and run
 SCHEMA = [
     Param("sigma_max", "float", 0.9, "σmax of W_hh",
           "The most one multiplication by W_hh can stretch a vector.", min=0.5, max=1.5, step=0.01),

@@ -12,6 +12,7 @@ import numpy as np
 
 from .schema import Param, validate
 
+NAME = "python-run"  # the lab's name: seqlabs.api finds it by NAME, SCHEMA and run
 SCHEMA = [Param("code", "text", "", "Python code", "Your code; numpy is available as np.", max=20000)]
 STATIC_RESULT = False
 MAX_OUTPUT = 20000

@@ -2,6 +2,7 @@
 from . import linalg
 from .schema import Param, validate
 
+NAME = "spectral-norm"  # the lab's name: seqlabs.api finds it by NAME, SCHEMA and run
 SCHEMA = [
     Param("n", "int", 8, "Matrix size n", "Rows and columns of the random matrix.", min=1, max=256, step=1),
     Param("seed", "int", 0, "Seed", "Seed of the random entries.", min=0, max=9999, step=1),

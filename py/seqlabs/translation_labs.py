@@ -131,6 +131,7 @@ ALIGN_SCHEMA = [
 
 
 class Alignment:
+    NAME = "bahdanau-alignment"
     SCHEMA = ALIGN_SCHEMA
     RELATED = ["translation-train"]
     ASSETS = [models.ARCHIVE]  # fetched while Python boots, not after the first call asks
@@ -169,6 +170,7 @@ TRAIN_SCHEMA = [
 
 class Train:
     """Lab translation-train: a small attention model trained in the reader's browser."""
+    NAME = "translation-train"
     SCHEMA = TRAIN_SCHEMA
     REPORTS_PROGRESS = True
     STATIC_RESULT = False
@@ -202,6 +204,7 @@ def training_summary(report: dict) -> dict:
 
 
 class Bottleneck:
+    NAME = "bottleneck"
     SCHEMA = BOTTLENECK_SCHEMA
     ASSETS = [models.ARCHIVE]
 

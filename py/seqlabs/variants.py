@@ -105,6 +105,7 @@ VARIANTS = {
     "exercise-context-value": context_value,
 }
 
+NAME = "exercise-variant"  # the lab's name: seqlabs.api finds it by NAME, SCHEMA and run
 SCHEMA = [
     Param("exercise", "choice", "exercise-vanishing-fraction", "Exercise", "Which numeric exercise.",
           choices=tuple(VARIANTS)),
