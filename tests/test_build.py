@@ -1,4 +1,5 @@
 """The strict build passes and nothing in it points a browser at another origin."""
+import html
 import json
 import re
 import shutil
@@ -119,3 +120,23 @@ def test_every_figure_finds_its_view_by_name_and_one_without_stops_the_build(tmp
     for i, lab in enumerate(instructors.FIGURE_LABS):
         assert f'import * as view{i} from "{(tmp_path / "js" / "labs" / f"{lab}.js").as_posix()}";' in written
         assert f'"{lab}": view{i}' in written
+
+
+def test_each_figure_lab_gets_its_embed_page_from_its_declaration_and_its_text(site_dir, tmp_path):
+    """No file per embed page: the build makes embed/<lab>/ from the lab's EMBED and its figure's
+    Markdown, and stops with one sentence when the Markdown is missing."""
+    for lab in instructors.FIGURE_LABS:
+        page = (site_dir / "embed" / lab / "index.html").read_text()
+        assert f"<title>{html.escape(instructors.EMBEDS[lab]['title'], quote=False)}" in page
+        assert f'data-lab="{lab}"' in page
+    assert not (ROOT / "docs" / "embed").exists()
+    (tmp_path / "figures").mkdir()
+    with pytest.raises(ValueError, match=r"^The lab rnn-gradient has a figure but no text: write docs/figures/rnn-gradient\.md\.$"):
+        instructors.embed_page("rnn-gradient", tmp_path)
+
+
+def test_an_embed_declaration_missing_a_part_is_named(monkeypatch):
+    from seqlabs import rnn_gradient
+    monkeypatch.setattr(rnn_gradient, "EMBED", {"title": "Gradients", "tab": "Gradients"})
+    with pytest.raises(ValueError, match=r"^The lab rnn-gradient's EMBED has no height: it needs a title, a tab and a height\.$"):
+        instructors.figure_declarations()

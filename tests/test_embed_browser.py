@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from conftest import NO_IDLE_BOOT, NO_SNAPSHOT_DOWNLOAD, OPEN_SHADOW_ROOTS, OriginGuard, ROOT, prime_snapshot, serve_directory
+from conftest import NO_IDLE_BOOT, NO_SNAPSHOT_DOWNLOAD, OPEN_SHADOW_ROOTS, OriginGuard, prime_snapshot, serve_directory
 from seqbuild import instructors
 
 pytestmark = pytest.mark.browser
@@ -153,7 +153,7 @@ def course_context(browser, server, host, idle_boot=True):
 
 def test_every_lab_has_a_snippet_with_the_one_tables_height(site_dir):
     snippets = built_snippets(site_dir)
-    assert set(snippets) == set(instructors.EMBED_HEIGHTS) == {p.stem for p in (ROOT / "docs" / "embed").glob("*.md")}
+    assert set(snippets) == set(instructors.FIGURE_LABS) == {p.name for p in (site_dir / "embed").iterdir() if p.is_dir()}
     for lab, text in snippets.items():
         assert f"height: {instructors.snippet_height(lab)}px" in text, lab
         assert f'sandbox="{instructors.SANDBOX}"' in text and "assets/js/embed-host.js" in text

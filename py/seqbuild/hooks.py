@@ -39,6 +39,13 @@ def on_config(config):
 
 
 def on_files(files, config):
+    # Each figure's own page, embed/<lab>/, made from the lab's EMBED and docs/figures/<lab>.md.
+    for lab in instructors.FIGURE_LABS:
+        try:
+            page = instructors.embed_page(lab, Path(config["docs_dir"]))
+        except ValueError as err:
+            raise PluginError(f"instructors: {err}") from None
+        files.append(File.generated(config, f"embed/{lab}.md", content=page))
     for folder in (BUILD / "assets", ROOT / notebooks.OUT):  # both under build/
         for path in sorted(folder.rglob("*")):
             if path.is_file() and not path.name.startswith("."):

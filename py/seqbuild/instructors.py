@@ -1,7 +1,7 @@
 """Facts the instructors' page states about the rest of the site, filled in at build time so they
 cannot drift from it: how many exercises the module has (counted in docs/module.md), and the
-embeddable labs with their iframe snippets (the list of docs/embed/, titles from their pages,
-sections from where the module includes each figure, heights from EMBED_HEIGHTS below).
+embeddable labs with their iframe snippets (the labs that declare an EMBED, with its title, tab
+and height, sections from where the module includes each figure).
 
 A page writes `{{ seqlabs.<name> }}`; an unknown name stops the build.
 """
@@ -11,22 +11,37 @@ import math
 import re
 from pathlib import Path
 
-# Each embed page's height in CSS pixels in an iframe 800 px wide, its tables closed as on load,
-# measured in Chromium by tests/test_embed_browser.py, which fails when a figure here is more than
-# 10% off and prints the measured ones (last measured 2026-12-04, Chromium 156). Measured rather
-# than computed: the build has no browser, and the charts lay themselves out in it.
-# The order is the snippets' order; the label is the snippet's tab, after the section number.
-EMBED_HEIGHTS = {
-    "embedding-analogy": ("Analogies", 1942),
-    "parallel-steps": ("Steps", 1710),
-    "rnn-gradient": ("Gradients", 1710),
-    "long-gap": ("Long gap", 1755),
-    "bottleneck": ("Bottleneck", 2137),
-    "bahdanau-alignment": ("Alignment", 1849),
-}
-# Every lab with a figure and an embed page of its own, in that order: the tests and the bench
-# take their lists of figures from here.
-FIGURE_LABS = tuple(EMBED_HEIGHTS)
+ROOT = Path(__file__).resolve().parents[2]
+EMBED_KEYS = {"title": str, "tab": str, "height": int}
+
+
+def figure_declarations() -> dict:
+    """Every lab with a figure and an embed page of its own (its EMBED: the page's title, the
+    snippet's tab, after the section number, and the page's height in CSS pixels in a frame
+    800 px wide, its tables closed as on load, measured in Chromium by
+    tests/test_embed_browser.py, which fails when it is more than 10% off and prints the
+    measured one; measured rather than computed, since the build has no browser). In the order
+    docs/module.md includes the figures, which is the snippets' order."""
+    from seqlabs import api
+    found = {}
+    for name, lab in api.LABS.items():
+        embed = lab.__dict__.get("EMBED") if isinstance(lab, type) else getattr(lab, "EMBED", None)
+        if embed is None:
+            continue
+        wrong = [k for k, kind in EMBED_KEYS.items() if not isinstance(embed.get(k) if isinstance(embed, dict) else None, kind)]
+        if wrong:
+            raise ValueError(f"The lab {name}'s EMBED has no {' and no '.join(wrong)}: it needs a title, a tab and a height.")
+        found[name] = embed
+    module_md = (ROOT / "docs" / "module.md").read_text()
+    at = {name: module_md.find(f'--8<-- "figures/{name}.md"') for name in found}
+    return {name: found[name] for name in sorted(found, key=lambda n: (at[n] < 0, at[n], n))}
+
+
+EMBEDS = figure_declarations()
+EMBED_HEIGHTS = {lab: (e["tab"], e["height"]) for lab, e in EMBEDS.items()}
+# Every lab with a figure and an embed page of its own, in the snippets' order: the embed pages,
+# the views, the tests' lists of figures and the bench's pages all come from here.
+FIGURE_LABS = tuple(EMBEDS)
 HEADROOM = 1.03      # the snippet's iframe is this much taller, rounded up to 10 px: fonts differ
 SANDBOX = "allow-scripts allow-same-origin allow-downloads allow-popups allow-popups-to-escape-sandbox"
 SITE = "https://YOUR-SITE/"  # js/page/site-address.js puts the address the page was served from here
@@ -64,26 +79,22 @@ def exercise_facts(module_md: str) -> dict:
     }
 
 
-def front_matter_title(page: Path) -> str:
-    match = re.search(r'^title:\s*"?(.*?)"?\s*$', page.read_text(), re.M)
-    if not match:
-        raise ValueError(f"{page} has no title in its front matter")
-    return match.group(1)
-
-
 def embeds(docs: Path, module_md: str) -> list[dict]:
-    pages = {p.stem for p in (docs / "embed").glob("*.md")}
-    if pages != set(EMBED_HEIGHTS):
-        raise ValueError("docs/embed/ and seqbuild.instructors.EMBED_HEIGHTS list different labs: "
-                         f"only pages {sorted(pages - set(EMBED_HEIGHTS))}, only heights {sorted(set(EMBED_HEIGHTS) - pages)}")
     found = []
     for lab, (label, measured) in EMBED_HEIGHTS.items():
         at = module_md.find(f'--8<-- "figures/{lab}.md"')
         sections = HEADING.findall(module_md[:at]) if at >= 0 else []
         found.append({"lab": lab, "label": label, "measured": measured, "height": snippet_height(lab),
-                      "title": front_matter_title(docs / "embed" / f"{lab}.md"),
-                      "section": sections[-1] if sections else "home page"})
+                      "title": EMBEDS[lab]["title"], "section": sections[-1] if sections else "home page"})
     return found
+
+
+def embed_page(lab: str, docs: Path) -> str:
+    """The Markdown of embed/<lab>/: the figure alone, under its title (the build adds the page)."""
+    if not (docs / "figures" / f"{lab}.md").is_file():
+        raise ValueError(f"The lab {lab} has a figure but no text: write docs/figures/{lab}.md.")
+    return (f"---\ntemplate: embed.html\ntitle: {json.dumps(EMBEDS[lab]['title'])}\nsearch:\n  exclude: true\n---\n\n"
+            f'--8<-- "figures/{lab}.md"\n')
 
 
 def embed_table(items: list[dict]) -> str:

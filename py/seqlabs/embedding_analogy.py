@@ -29,6 +29,9 @@ DEFAULT_TRAINING = {"seed": 0, "dim": 24, "sentences": 20000, "epochs": 5}
 RELATED = ["embedding-train", "embedding-upload"]
 
 NAME = "embedding-analogy"  # the lab's name: seqlabs.api finds it by NAME, SCHEMA and run
+# Its figure's own page, embed/embedding-analogy/: the title, the tab of its snippet on the instructors' page
+# and its height in px in a frame 800 px wide (tests/test_embed_browser.py measures it).
+EMBED = {"title": "Word analogies as arrows", "tab": "Analogies", "height": 1942}
 SCHEMA = [
     Param("analogy", "choice", "king", "Analogy", "Which relation to copy onto which word.",
           choices=tuple(ANALOGIES),

@@ -53,6 +53,9 @@ LEARNER_NAMES = {"elman": "Elman RNN", "lstm": "LSTM", "attention": "attention r
 TRAIN, VALID, TEST, INIT = 1, 2, 3, 4
 
 NAME = "long-gap"  # the lab's name: seqlabs.api finds it by NAME, SCHEMA and run
+# Its figure's own page, embed/long-gap/: the title, the tab of its snippet on the instructors' page
+# and its height in px in a frame 800 px wide (tests/test_embed_browser.py measures it).
+EMBED = {"title": "Carrying one token across a gap: Elman RNN, LSTM, attention reader", "tab": "Long gap", "height": 1755}
 SCHEMA = [
     Param("learner", "choice", "elman", "Learner", "Which of the three networks to train in your browser.",
           choices=LEARNERS, choice_labels=("Elman RNN", "LSTM", "attention reader")),

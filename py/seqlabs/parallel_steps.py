@@ -22,6 +22,9 @@ UNIT_LABELS = ("1 (one core, one operation at a time)", "16 (one core's vector l
                "1,024", "4,096 (a GPU's cores)", "16,384 (a large GPU's cores)", "65,536",
                "262,144 (several GPUs)", "1,048,576")
 NAME = "parallel-steps"  # the lab's name: seqlabs.api finds it by NAME, SCHEMA and run
+# Its figure's own page, embed/parallel-steps/: the title, the tab of its snippet on the instructors' page
+# and its height in px in a frame 800 px wide (tests/test_embed_browser.py measures it).
+EMBED = {"title": "Sequential steps: RNN against self-attention", "tab": "Steps", "height": 1710}
 SCHEMA = [
     Param("view", "choice", "steps", "Show",
           "What the chart plots for each sequence length N.", choices=VIEWS,

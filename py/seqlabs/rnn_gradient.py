@@ -10,6 +10,9 @@ from .schema import Param, validate
 from .trend import thresholds, trend
 
 NAME = "rnn-gradient"  # the lab's name: seqlabs.api finds it by NAME, SCHEMA and run
+# Its figure's own page, embed/rnn-gradient/: the title, the tab of its snippet on the instructors' page
+# and its height in px in a frame 800 px wide (tests/test_embed_browser.py measures it).
+EMBED = {"title": "Vanishing and exploding gradients in an RNN", "tab": "Gradients", "height": 1710}
 SCHEMA = [
     Param("sigma_max", "float", 0.9, "σmax of W_hh",
           "The most one multiplication by W_hh can stretch a vector.", min=0.5, max=1.5, step=0.01),

@@ -132,6 +132,9 @@ ALIGN_SCHEMA = [
 
 class Alignment:
     NAME = "bahdanau-alignment"
+    # Its figure's own page, embed/bahdanau-alignment/: the title, the tab of its snippet on the instructors' page
+    # and its height in px in a frame 800 px wide (tests/test_embed_browser.py measures it).
+    EMBED = {"title": "Attention weights of a translation model", "tab": "Alignment", "height": 1849}
     SCHEMA = ALIGN_SCHEMA
     RELATED = ["translation-train"]
     ASSETS = [models.ARCHIVE]  # fetched while Python boots, not after the first call asks
@@ -205,6 +208,9 @@ def training_summary(report: dict) -> dict:
 
 class Bottleneck:
     NAME = "bottleneck"
+    # Its figure's own page, embed/bottleneck/: the title, the tab of its snippet on the instructors' page
+    # and its height in px in a frame 800 px wide (tests/test_embed_browser.py measures it).
+    EMBED = {"title": "The fixed-vector bottleneck", "tab": "Bottleneck", "height": 2137}
     SCHEMA = BOTTLENECK_SCHEMA
     ASSETS = [models.ARCHIVE]
 
