@@ -391,3 +391,9 @@ def test_the_install_cell_takes_the_wheel_from_the_site_then_from_beside_the_not
     assert lost_rc != 0
     assert (f"seqlabs {VERSION} could not be installed: download {WHEEL} (in the notebooks/ folder of the site "
             "this notebook came from) in your browser, put it next to this notebook and run this cell again.") in lost_err
+
+
+def test_a_figure_without_notebook_cells_stops_the_build_with_one_sentence(monkeypatch):
+    monkeypatch.setattr(notebooks, "SPECS", {k: v for k, v in notebooks.SPECS.items() if k != "long-gap"})
+    with pytest.raises(ValueError, match=r"^The lab long-gap has a figure but no notebook cells: add its entry to SPECS"):
+        notebooks.lab_notebook("long-gap", [], ROOT / "docs", "../", "0", "x.whl")

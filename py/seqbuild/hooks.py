@@ -34,7 +34,10 @@ def on_config(config):
     _labs.clear()
     _labs.update(labdata.load(ROOT))
     # After the models (the wheel carries them) and the lab data (the notebooks use the schemas).
-    notebooks.ensure(ROOT, Path(config["docs_dir"]), _labs)
+    try:
+        notebooks.ensure(ROOT, Path(config["docs_dir"]), _labs)
+    except ValueError as err:
+        raise PluginError(f"notebooks: {err}") from None
     return config
 
 

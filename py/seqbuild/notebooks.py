@@ -24,10 +24,11 @@ import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from seqbuild import wheel
+from seqbuild.instructors import FIGURE_LABS
 
 FOLDER = "notebooks"                      # where they sit in the site, and under build/
 OUT = Path("build") / FOLDER
-LABS = ["embedding-analogy", "parallel-steps", "rnn-gradient", "long-gap", "bottleneck", "bahdanau-alignment"]
+LABS = FIGURE_LABS                        # one notebook per figure
 EXERCISES = "code-exercises"
 SEPARATOR = ",  # "                       # between a setting's value and its comment
 SITE = "../"                               # the site's root, from a notebook in notebooks/
@@ -421,6 +422,9 @@ def figure_info(docs: Path, lab: str) -> dict:
 
 
 def lab_notebook(lab: str, schema: list[dict], docs: Path, site: str, version: str, url: str):
+    if lab not in SPECS:
+        raise ValueError(f"The lab {lab} has a figure but no notebook cells: add its entry to SPECS in "
+                         "py/seqbuild/notebooks.py.")
     spec, info = SPECS[lab], figure_info(docs, lab)
     md = new_markdown_cell
     cells = [
