@@ -381,6 +381,10 @@ def grid(runs: list[dict]) -> dict:
     }
 
 
+# Result keys only the build's copy of seqlabs fills (None in the browser's, whose page holds them).
+BUILD_ONLY = ["grid"]
+
+
 def built_grid() -> dict | None:
     """The grid trained when the site was built (seqbuild.models), if this copy of seqlabs has it:
     the build and the wheel do; the browser's copy does not need it, because the page holds the
