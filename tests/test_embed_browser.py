@@ -86,12 +86,14 @@ def test_cross_origin_sandboxed_iframe_runs_its_lab_and_sizes_itself(browser, se
     slider.focus()
     slider.press("ArrowLeft")
     frame.locator("figure[data-lab] .lab-status[data-state='ready']").wait_for(timeout=90_000)
-    messages = page.evaluate("() => window.messages")
+    # The messages and the frame's height in one read: the lab can still be growing or shrinking
+    # (its status line), and a message between two reads would be applied after the first.
+    messages, height = page.evaluate(
+        "() => [window.messages, document.getElementById('lab').getBoundingClientRect().height]")
     ours = [m for m in messages if isinstance(m, dict) and m.get("type") == "seqlabs:height"]
     canvas = [json.loads(m) for m in messages if isinstance(m, str) and "lti.frameResize" in m]
     assert ours and canvas and ours[-1]["page"] == "/embed/rnn-gradient/"
     assert ours[-1]["height"] == canvas[-1]["height"] > 600
-    height = page.evaluate("() => document.getElementById('lab').getBoundingClientRect().height")
     assert abs(height - ours[-1]["height"]) <= 1
     context.close()
     assert off == []
