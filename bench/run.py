@@ -300,9 +300,6 @@ def initial_transfer(browser, origin: str, site: Path, path: str) -> dict:
             "requests": len(seen), "lazy_started_kib": round(lazy / 1024, 1)}
 
 
-DEFAULT_RUNS = FIGURE_LABS
-
-
 def memory(pw, site: Path) -> dict:
     """Heaps after boot and after each lab's default run, then after the heaviest runs: retraining."""
     httpd, origin = serve(site, IsolatedHandler)
@@ -323,7 +320,7 @@ def memory(pw, site: Path) -> dict:
     out = {}
     page.evaluate("() => window.seqlabs.python.start()")
     out["after boot"] = snapshot()
-    for lab in DEFAULT_RUNS:
+    for lab in FIGURE_LABS:  # each figure's default run
         page.evaluate(TIMED_CALL, [lab, {}])
         out[f"after {lab} (defaults)"] = snapshot()
     page.evaluate(TIMED_CALL, ["embedding-train", SMALL_TRAINING])
@@ -439,7 +436,7 @@ def markdown(report: dict) -> str:
     for path, page in r["pages"].items():
         lab = page["lab"]
         for temp in [k for k in ["cold", "warm", "warm + snapshot"] if k in page]:
-            fp, lr = r["pages"][path][temp]["first_paint"], r["pages"][path][temp]["lab_ready"]
+            fp, lr = page[temp]["first_paint"], page[temp]["lab_ready"]
             ready_target = t["lab_ready_snapshot"] if "snapshot" in temp else t["lab_ready"]
             ok = [fp["ratio_to_floor"] <= t["first_paint"], lr["ratio_to_floor"] <= ready_target]
             lines.append(f"| {path} ({lab}) | {temp} | {fp['median_ms']} ({fp['ratio_to_floor']}) | "

@@ -101,7 +101,7 @@ def test_cross_origin_sandboxed_iframe_runs_its_lab_and_sizes_itself(browser, se
 
 # --- the snippets on the instructors' page, in a course page that keeps or drops the script --------
 
-SNIPPET_WIDTH = 800  # the column the heights in seqbuild.instructors.EMBED_HEIGHTS are measured for
+SNIPPET_WIDTH = 800  # the column the labs' EMBED heights are measured for
 CONTENT_HEIGHT = """() => {
   const content = document.querySelector('.md-content') ?? document.body;  // as js/lms/embed.js measures it
   return Math.ceil(content.getBoundingClientRect().bottom + window.scrollY + 16);
@@ -189,13 +189,13 @@ def test_a_snippet_without_its_script_shows_the_whole_lab_at_800_px(browser, ser
     measured, given = max(heights), box["height"]
     context.close()
     assert context.off == []
-    note = f"{lab}: measured {heights} px at {SNIPPET_WIDTH} px wide; seqbuild.instructors.EMBED_HEIGHTS has " \
-           f"{instructors.EMBED_HEIGHTS[lab][1]}, the snippet {given:.0f}"
+    note = f"{lab}: measured {heights} px at {SNIPPET_WIDTH} px wide; the lab's EMBED has " \
+           f"{instructors.EMBEDS[lab]['height']}, the snippet {given:.0f}"
     print(note)
     assert given == instructors.snippet_height(lab)
     assert measured <= given, "the lab is cut off: " + note
     assert given <= 1.1 * measured, "the frame is more than 10% too tall: " + note
-    assert abs(instructors.EMBED_HEIGHTS[lab][1] - measured) <= 0.1 * measured, note
+    assert abs(instructors.EMBEDS[lab]["height"] - measured) <= 0.1 * measured, note
 
 
 def test_no_link_in_an_embed_page_navigates_its_frame(browser, server, site_dir, course_server):

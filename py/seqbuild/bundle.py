@@ -43,14 +43,13 @@ def views_module(root: Path) -> Path:
     return out
 
 
-def esbuild(root: Path, entries: list[str], fmt: str, out: Path, splitting: bool = False) -> None:
+def esbuild(root: Path, entries: list[str], fmt: str, out: Path, views: Path, splitting: bool = False) -> None:
     exe = root / "node_modules" / ".bin" / "esbuild"
     split = ["--splitting", f"--chunk-names={CHUNK_NAMES}"] if splitting else []
-    views = views_module(root).relative_to(root).as_posix()
     subprocess.run(  # an alias is resolved from the working directory
         [str(exe), *[str(root / "js" / e) for e in entries], "--bundle", f"--format={fmt}", *split,
          "--minify", "--sourcemap", "--target=es2020", "--log-level=warning", "--entry-names=[name]",
-         f"--alias:{VIEWS}=./{views}", f"--outdir={out}"],
+         f"--alias:{VIEWS}=./{views.relative_to(root).as_posix()}", f"--outdir={out}"],
         check=True, cwd=root)
 
 
@@ -60,8 +59,9 @@ def bundle_js(root: Path) -> Path:
         for old in out.iterdir():
             if CHUNK_FILE.search(old.name):
                 old.unlink()
-    esbuild(root, ESM_ENTRIES, "esm", out, splitting=True)
-    esbuild(root, CLASSIC_ENTRIES, "iife", out)
+    views = views_module(root)
+    esbuild(root, ESM_ENTRIES, "esm", out, views, splitting=True)
+    esbuild(root, CLASSIC_ENTRIES, "iife", out, views)
     return out
 
 

@@ -25,20 +25,24 @@ def figure_declarations() -> dict:
     from seqlabs import api
     found = {}
     for name, lab in api.LABS.items():
-        embed = lab.__dict__.get("EMBED") if isinstance(lab, type) else getattr(lab, "EMBED", None)
+        embed = getattr(lab, "EMBED", None)
         if embed is None:
             continue
-        wrong = [k for k, kind in EMBED_KEYS.items() if not isinstance(embed.get(k) if isinstance(embed, dict) else None, kind)]
+        wrong = [k for k, kind in EMBED_KEYS.items() if not isinstance(embed, dict) or not isinstance(embed.get(k), kind)]
         if wrong:
             raise ValueError(f"The lab {name}'s EMBED has no {' and no '.join(wrong)}: it needs a title, a tab and a height.")
         found[name] = embed
     module_md = (ROOT / "docs" / "module.md").read_text()
-    at = {name: module_md.find(f'--8<-- "figures/{name}.md"') for name in found}
+    at = {name: figure_at(module_md, name) for name in found}
     return {name: found[name] for name in sorted(found, key=lambda n: (at[n] < 0, at[n], n))}
 
 
+def figure_at(module_md: str, lab: str) -> int:
+    """Where docs/module.md includes the lab's figure, or -1."""
+    return module_md.find(f'--8<-- "figures/{lab}.md"')
+
+
 EMBEDS = figure_declarations()
-EMBED_HEIGHTS = {lab: (e["tab"], e["height"]) for lab, e in EMBEDS.items()}
 # Every lab with a figure and an embed page of its own, in the snippets' order: the embed pages,
 # the views, the tests' lists of figures and the bench's pages all come from here.
 FIGURE_LABS = tuple(EMBEDS)
@@ -52,7 +56,7 @@ HEADING = re.compile(r"^## (\d+\.\d+) ", re.M)
 
 
 def snippet_height(lab: str) -> int:
-    return int(math.ceil(EMBED_HEIGHTS[lab][1] * HEADROOM / 10) * 10)
+    return int(math.ceil(EMBEDS[lab]["height"] * HEADROOM / 10) * 10)
 
 
 def words_list(items: list[str]) -> str:
@@ -81,11 +85,11 @@ def exercise_facts(module_md: str) -> dict:
 
 def embeds(docs: Path, module_md: str) -> list[dict]:
     found = []
-    for lab, (label, measured) in EMBED_HEIGHTS.items():
-        at = module_md.find(f'--8<-- "figures/{lab}.md"')
+    for lab, embed in EMBEDS.items():
+        at = figure_at(module_md, lab)
         sections = HEADING.findall(module_md[:at]) if at >= 0 else []
-        found.append({"lab": lab, "label": label, "measured": measured, "height": snippet_height(lab),
-                      "title": EMBEDS[lab]["title"], "section": sections[-1] if sections else "home page"})
+        found.append({"lab": lab, "label": embed["tab"], "measured": embed["height"], "height": snippet_height(lab),
+                      "title": embed["title"], "section": sections[-1] if sections else "home page"})
     return found
 
 

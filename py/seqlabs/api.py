@@ -22,6 +22,7 @@ def find_labs() -> dict:
         module = importlib.import_module(f"seqlabs.{info.name}")
         own_classes = [v for v in vars(module).values() if isinstance(v, type) and v.__module__ == module.__name__]
         for lab in [module, *own_classes]:
+            # A class's own NAME only: a subclass of a lab is not a second lab of the same name.
             name = lab.__dict__.get("NAME") if isinstance(lab, type) else getattr(lab, "NAME", None)
             if not isinstance(name, str):
                 continue
