@@ -30,6 +30,23 @@ def test_page_loads_without_errors_or_off_origin_requests(page, server, path):
     assert page.guard.requests and page.guard.off_origin == []
 
 
+def test_the_guard_lists_a_request_that_leaves_the_origin_and_the_browser_fails_it(browser, server):
+    """The origin check of every test only listens (conftest.OriginGuard): this is the proof
+    that it hears an off-origin request, and that the browser never reaches the host."""
+    from conftest import guarded_context
+    context, guard = guarded_context(browser, server)
+    try:
+        page = context.new_page()
+        page.goto(f"{server}/licence/index.html", wait_until="load")
+        outcome = page.evaluate("""() => fetch('https://example.com/x.js', {mode: 'no-cors'})
+            .then(() => 'reached', e => 'failed: ' + e.name)""")
+        assert outcome.startswith("failed"), outcome
+        assert guard.off_origin == ["https://example.com/x.js"]
+        assert f"{server}/licence/index.html" in guard.requests
+    finally:
+        context.close()
+
+
 def test_math_is_rendered_by_katex(page, server):
     open_page(page, server, "module/")
     page.wait_for_selector(".arithmatex .katex-display .katex-html")

@@ -77,8 +77,7 @@ def test_everything_works_under_a_sub_path(browser, subpath_server):
     context = browser.new_context()
     context.add_init_script(NO_SNAPSHOT_DOWNLOAD)
     context.add_init_script(OPEN_SHADOW_ROOTS)
-    guard = OriginGuard(origin)
-    context.route("**/*", guard.route)
+    guard = OriginGuard(origin).watch(context)
     failed = []
     context.on("response", lambda r: failed.append(r.url) if r.status >= 400 else None)
     page = context.new_page()
@@ -117,8 +116,7 @@ def test_instructors_snippets_name_the_address_the_page_is_served_from(browser, 
     origin = subpath_server
     context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
     context.add_init_script(NO_SNAPSHOT_DOWNLOAD)
-    guard = OriginGuard(origin)
-    context.route("**/*", guard.route)
+    guard = OriginGuard(origin).watch(context)
     page = context.new_page()
     for base in [f"{origin}/sbt/", f"{origin}/mirror/of/sbt/"]:
         page.goto(f"{base}instructors/", wait_until="load")

@@ -78,8 +78,7 @@ def test_a_new_build_is_offered_and_replaces_the_old_one(browser, served_copy, t
     context = browser.new_context()
     context.add_init_script(NO_SNAPSHOT_DOWNLOAD)
     context.add_init_script(OPEN_SHADOW_ROOTS)
-    guard = OriginGuard(origin)
-    context.route("**/*", guard.route)
+    guard = OriginGuard(origin).watch(context)
     page = context.new_page()
     make_offline(page, origin)
     # A new build with a visible change, put in place of the old one.

@@ -85,8 +85,7 @@ def handout(browser, server, site_dir):
     context.add_init_script(NO_SNAPSHOT_DOWNLOAD)
     context.add_init_script(OPEN_SHADOW_ROOTS)
     context.add_init_script(PRINT_STUB)
-    guard = OriginGuard(server)
-    context.route("**/*", guard.route)
+    guard = OriginGuard(server).watch(context)
     # The figures draw from build-time data: the PDF needs no Python.
     context.route("**/vendor/pyodide/**", lambda route: route.abort())
     page = context.new_page()

@@ -185,8 +185,7 @@ def open_lms_page(browser, origin):
     # idle: these tests are about what reaches the LMS, and the idle start is tested elsewhere.
     context.add_init_script(NO_IDLE_BOOT)
     context.add_init_script(OPEN_SHADOW_ROOTS)
-    guard = OriginGuard(origin)
-    context.route("**/*", guard.route)
+    guard = OriginGuard(origin).watch(context)
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
