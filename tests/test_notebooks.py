@@ -394,6 +394,13 @@ def test_the_install_cell_takes_the_wheel_from_the_site_then_from_beside_the_not
 
 
 def test_a_figure_without_notebook_cells_stops_the_build_with_one_sentence(monkeypatch):
-    monkeypatch.setattr(notebooks, "SPECS", {k: v for k, v in notebooks.SPECS.items() if k != "long-gap"})
-    with pytest.raises(ValueError, match=r"^The lab long-gap has a figure but no notebook cells: add its entry to SPECS"):
+    from seqlabs import long_gap, translation_labs
+    monkeypatch.delattr(long_gap, "NOTEBOOK")
+    with pytest.raises(ValueError, match=r"^The lab long-gap has a figure but its NOTEBOOK has no notes and no "
+                                         r"numbers_text .* add them beside its SCHEMA in py/seqlabs/long_gap\.py\.$"):
         notebooks.lab_notebook("long-gap", [], ROOT / "docs", "../", "0", "x.whl")
+    partial = {k: v for k, v in translation_labs.Bottleneck.NOTEBOOK.items() if k != "try"}
+    monkeypatch.setattr(translation_labs.Bottleneck, "NOTEBOOK", partial)
+    with pytest.raises(ValueError, match=r"^The lab bottleneck has a figure but its NOTEBOOK has no try: add it"
+                                         r" beside its SCHEMA in py/seqlabs/translation_labs\.py \(Bottleneck\)\.$"):
+        notebooks.lab_notebook("bottleneck", [], ROOT / "docs", "../", "0", "x.whl")

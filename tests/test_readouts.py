@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from seqlabs import embedding_analogy, long_gap, parallel_steps, rnn_gradient
+from seqbuild.instructors import FIGURE_LABS
+from seqlabs import api, embedding_analogy, long_gap, parallel_steps, rnn_gradient
 from seqlabs.trend import BANDS, EXPLODES, trend
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -18,9 +19,11 @@ VERBS = {"vanishes": "has all but vanished", "shrinks": "shrinks", "holds": "kee
          "explodes": "explodes"}
 
 
-def readouts(cases: list[tuple[str, dict]]) -> list[str]:
-    """The Right now sentence of each (lab, result), as the page writes it."""
-    lines = "".join(json.dumps({"lab": lab, "result": result}) + "\n" for lab, result in cases)
+def readouts(cases: list[tuple]) -> list[str]:
+    """The Right now sentence of each (lab, result), as the page writes it; (lab, fn, args) for
+    another function of the lab's view."""
+    asks = [{"lab": c[0], "result": c[1]} if len(c) == 2 else {"lab": c[0], "fn": c[1], "args": c[2]} for c in cases]
+    lines = "".join(json.dumps(ask) + "\n" for ask in asks)
     out = subprocess.run(["node", "tests/readouts.mjs"], input=lines, cwd=ROOT, capture_output=True, text=True, check=True)
     return [json.loads(line) for line in out.stdout.splitlines()]
 
@@ -32,6 +35,36 @@ def words(text: str) -> int:
 def number_after(text: str, lead: str) -> float:
     """The number the sentence gives right after `lead`."""
     return float(re.search(re.escape(lead) + r"\s*([-0-9.e+]+)", text).group(1).rstrip("."))
+
+
+def says(text: str, fact) -> bool:
+    """Whether the sentence holds one fact of a lab's now_facts: a string, a list of strings
+    (any one), or (lead, value, tolerance) for the number right after lead."""
+    if isinstance(fact, str):
+        return fact in text
+    if isinstance(fact, list):
+        return any(f in text for f in fact)
+    lead, value, tolerance = fact
+    return re.search(re.escape(lead), text) is not None and abs(number_after(text, lead) - value) <= tolerance
+
+
+@pytest.fixture(scope="module")
+def figure_readouts():
+    """Every figure lab's Right now sentence for each of its EXAMPLES, computed by CPython."""
+    computed = [(lab, api.call(lab, params)) for lab in FIGURE_LABS for params in api.LABS[lab].EXAMPLES]
+    built = [(lab, r) for lab, r in computed
+             if all(r.get(key) is not None for key in getattr(api.LABS[lab], "BUILD_ONLY", ()))]
+    if len(built) < len(computed):
+        pytest.skip("a figure reads data the build makes (seqbuild.models); run a build first")
+    return list(zip(computed, readouts(computed)))
+
+
+def test_every_figures_right_now_says_what_its_numbers_say(figure_readouts):
+    for (lab, result), text in figure_readouts:
+        facts = getattr(api.LABS[lab], "now_facts", None)
+        assert facts, f"The figure {lab} has no now_facts(result) in {api.source_of(lab)}: say what its Right now must say."
+        assert words(text) <= MAX_WORDS, (lab, text)
+        assert [f for f in facts(result) if not says(text, f)] == [], (lab, result.get("params"), text)
 
 
 def test_trend_bands_are_ordered_and_cover_every_size():
@@ -164,8 +197,8 @@ def test_the_gradient_chart_names_the_gap_of_each_line():
         pytest.skip("the long-gap grid is made by the build (seqbuild.models); run a build first")
     g = grid["trace_gap"]
     other = next(d for d in long_gap.GAPS if d != g)
-    same, moved = readouts([("long-gap-when", {"grid": grid, "run": {"gap": g}}),
-                            ("long-gap-when", {"grid": grid, "run": {"gap": other}})])
+    same, moved = readouts([("long-gap", "traceWhen", [grid, {"gap": g}]),
+                            ("long-gap", "traceWhen", [grid, {"gap": other}])])
     assert same == f"during training at D = {g}"
     assert f"at D = {g}" in moved and f"the thick line at D = {other}" in moved
 
@@ -174,7 +207,7 @@ def test_embedding_readout_after_reveal_says_where_the_arrow_ended():
     first = embedding_analogy.run({})
     for analogy in embedding_analogy.SCHEMA[0].choices:
         result = embedding_analogy.run({"analogy": analogy, "vectors": first.get("vectors")})
-        asked, told = readouts([("embedding-analogy", result), ("embedding-analogy-revealed", result)])
+        asked, told = readouts([("embedding-analogy", result), ("embedding-analogy", "revealed", [result])])
         assert told != asked and "mark where" not in told and words(told) <= MAX_WORDS, told
         top, expected = result["neighbours"][0]["word"], result["query"].get("expected")
         assert f"nearest word is {top}" in told and f"({result['end']['x']:.3f}, {result['end']['y']:.3f})" in told

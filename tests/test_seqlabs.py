@@ -95,11 +95,15 @@ def extra_lab_module(tmp_path, monkeypatch):
 
 
 def test_a_new_lab_file_is_found_and_one_missing_a_part_is_named(extra_lab_module):
-    extra_lab_module('NAME = "new-lab"\nSCHEMA = []\ndef run(params):\n    return {"ok": 1}\n')
+    extra_lab_module('NAME = "new-lab"\nSCHEMA = []\nEXAMPLES = [{}]\ndef run(params):\n    return {"ok": 1}\n')
     assert api.find_labs()["new-lab"].run({}) == {"ok": 1}
     extra_lab_module('NAME = "new-lab"\nSCHEMA = []\n')
-    with pytest.raises(TypeError, match=r"^The lab new-lab in py/seqlabs/zz_new_lab\.py has no run: a lab needs both\.$"):
+    with pytest.raises(TypeError, match=r"^The lab new-lab in py/seqlabs/zz_new_lab\.py has no run and no EXAMPLES: "
+                                        r"a lab needs SCHEMA, run and EXAMPLES\.$"):
         api.find_labs()
-    extra_lab_module('class Other:\n    NAME = "rnn-gradient"\n    SCHEMA = []\n    run = staticmethod(lambda p: p)\n')
+    extra_lab_module('NAME = "new-lab"\nSCHEMA = []\nEXAMPLES = []\ndef run(params):\n    return {}\n')
+    with pytest.raises(TypeError, match=r"^The lab new-lab in py/seqlabs/zz_new_lab\.py needs EXAMPLES to be a list of one or more settings\.$"):
+        api.find_labs()
+    extra_lab_module('class Other:\n    NAME = "rnn-gradient"\n    SCHEMA = []\n    EXAMPLES = [{}]\n    run = staticmethod(lambda p: p)\n')
     with pytest.raises(TypeError, match=r"^Two labs are called rnn-gradient: the second is in py/seqlabs/zz_new_lab\.py \(Other\)\.$"):
         api.find_labs()

@@ -12,32 +12,13 @@ import pytest
 
 from engines import snapshot_store
 from seqlabs import api
+from seqlabs.schema import validate
 
 pytestmark = pytest.mark.browser
 LAB = "#lab-rnn-gradient"
-GOOD_VECTORS = "man 1 0 0\nwoman 1 1 0\nking 0 0 1\nqueen 0 1 1\ncat 5 5 5\n"
-# Vectors as a learner's retrain in the page gives them, for the analogy to run on: the page
-# always hands the analogy its vectors (the built-in set, retrained or uploaded ones). Without
-# them it would train the build's 20,000-sentence set, which takes CPython 14 s.
-RETRAINED = api.call("embedding-train", {"sentences": 1000, "epochs": 1, "seed": 4})["vectors"]
-# One call per lab, small enough for seconds; the test below fails when a lab has none.
-CASES = [
-    ("rnn-gradient", {"sigma_max": 1.17, "hidden": 20, "steps": 90, "nonlinearity": "tanh", "input_scale": 0.7,
-                      "seed": 3}),
-    ("rnn-gradient", {"sigma_max": 0.95, "cell": "lstm", "forget_bias": 2.5, "hidden": 9, "steps": 45, "seed": 11}),
-    ("spectral-norm", {"n": 5, "seed": 2}),
-    ("embedding-analogy", {"analogy": "king", "vectors": RETRAINED}),
-    ("embedding-train", {"sentences": 1000, "epochs": 1, "seed": 4}),
-    ("embedding-upload", {"text": GOOD_VECTORS}),
-    ("parallel-steps", {"max_tokens": 100, "repeats": 1}),
-    ("bahdanau-alignment", {}),
-    ("bottleneck", {}),
-    ("translation-train", {"steps": 100, "seed": 1}),
-    ("long-gap", {"learner": "lstm", "gap": 5, "steps": 50, "seed": 2}),
-    ("python-run", {"code": "import seqlabs.api, sys; sorted(m for m in sys.modules if m.startswith('numpy.'))[:5]"}),
-    ("code-check", {"exercise": "rnn-step", "code": "def rnn_step(h, x, W_hh, W_xh, b):\n    return np.tanh(W_hh @ h + W_xh @ x + b)\n"}),
-    ("exercise-variant", {"exercise": "exercise-vanishing-fraction", "seed": 5}),
-]
+# Every lab's EXAMPLES (seqlabs.api), in the order the labs are found: the snapshot, offline and
+# cross-engine tests make these calls and hold the answers against CPython's.
+CASES = [(name, params) for name, lab in api.LABS.items() for params in lab.EXAMPLES]
 VOLATILE = {"seconds"}  # wall-clock readings inside a result
 
 
@@ -79,8 +60,10 @@ def results(page):
     return [stable(page.evaluate("([lab, p]) => window.seqlabs.python.call(lab, p)", case)) for case in CASES]
 
 
-def test_every_lab_is_compared():
-    assert {lab for lab, _ in CASES} == set(api.LABS)
+def test_every_example_is_a_setting_its_lab_accepts():
+    """An example the lab's SCHEMA refused would compare two identical error messages."""
+    for lab, params in CASES:
+        validate(api.LABS[lab].SCHEMA, params)
 
 
 def test_first_visit_boots_then_stores_it_and_a_restore_computes_the_same(make_context, server, site_dir):

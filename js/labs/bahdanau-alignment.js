@@ -33,7 +33,7 @@ const times = (n) => (n === 1 ? "once" : n === 2 ? "twice" : `${n} times`);
 
 // The visible Right now: which sentence, whether the strongest weights step back against the
 // English order (and one place where they do), and how many sit on the gold link when there is one.
-export function rightNow(result) {
+export function now(result) {
   const out = result.output.slice(0, -1), src = result.source, top = strongest(result);
   const back = top.flatMap((j, i) => (i > 0 && j < top[i - 1] ? [i] : []));
   // The clearest example is a cross that returns: the word after it reads further right again
@@ -152,7 +152,7 @@ export function mount(box, ctx) {
         el("dt", {}, "Model's French"), el("dd", {}, result.output.slice(0, -1).join(" ")));
       if (result.reference) texts.append(el("dt", {}, "Reference"), el("dd", {}, result.reference.join(" ")));
       fillTable();
-      return rightNow(result);
+      return now(result);
     },
   };
 }

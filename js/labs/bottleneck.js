@@ -33,7 +33,7 @@ export const bandOf = (bands, n) => bands.find((b) => b.lo <= n && n <= b.hi) ??
 // The visible Right now. With no sentence of the reader's: the two models at the longest band
 // against the shortest. With one: where the two translations part, and how the models score on
 // test sentences of its length.
-export function rightNow(result) {
+export function now(result) {
   const first = result.bands[0], last = result.bands.at(-1), c = result.comparison;
   if (!result.params.text) {
     const meaning = last.plain <= 0.2 && last.attention - last.plain >= 0.5
@@ -131,7 +131,7 @@ export function mount(box, ctx) {
         el("dt", {}, "Without attention"), el("dd", {}, c.plain.join(" ")));
       if (translating) inView(compare);  // the answer to Translate, not to every recompute
       translating = false;
-      shown = rightNow(result);
+      shown = now(result);
       return shown;
     },
   };

@@ -31,7 +31,7 @@ export function describeRun(run) {
 }
 
 // Right now: what the run with the settings shown did, in one sentence of at most 40 words.
-export function now(run, grid) {
+export function now({ run, grid }) {
   const t = run.trace, chance = grid.chance;
   const verdict = run.accuracy >= 0.9 ? "it carries the key across the gap"
     : run.accuracy < chance + 0.1 ? `no better than guessing (${pct(chance)})` : `better than guessing (${pct(chance)}), far from sure`;
@@ -91,7 +91,7 @@ export function mount(box, ctx) {
         row.append(el("th", { scope: "row" }, String(g)));
         for (const s of LEARNERS) row.insertCell().textContent = pct(grid.accuracy[s.key][i]);
       });
-      return now(run, grid);
+      return now({ run, grid });
     },
   };
 }

@@ -140,245 +140,6 @@ def parameters_source(schema: list[dict], notes: dict) -> str:
 
 # --- one notebook per lab ------------------------------------------------------------------
 
-# Per lab: notes for the settings that are not controls, the key numbers, the drawing and what to
-# try. The code reads only `params` and `result`; each cell comes after a sentence that says why.
-SPECS = {
-    "rnn-gradient": {
-        "notes": {},
-        "numbers_text": "The key numbers: the largest singular value of the recurrent matrix as "
-                        "measured, and the norm of the gradient next to its bound a few distances back.",
-        "numbers": '''\
-distances, norms, bound = result["distances"], result["norms"], result["bound"]
-show = lambda v: "overflow" if v is None else f"{v:.3g}"
-print(f"σmax of W_hh, measured: {result['sigma_max_measured']:.4f}")
-for d in sorted({1, 10, 40, 50, len(distances)} & set(distances)):
-    print(f"{d:>3} steps back: measured {show(norms[d - 1])}, bound σmax^{d} = {show(bound[d - 1])}")
-if result["overflow_at"] is not None:
-    print(f"The product overflowed double precision from {result['overflow_at']} steps back.")''',
-        "figure_text": "The figure: the measured norm and the bound σmax^(T−t) against the distance T − t, on a "
-                       "logarithmic axis, with a line at 1. Points where the product overflowed are left out.",
-        "figure": '''\
-import matplotlib.pyplot as plt
-
-finite = lambda values: [float("nan") if v is None else v for v in values]
-p = result["params"]
-name = "∂c_T/∂c_t (LSTM cell state)" if result["path"] == "c" else "∂h_T/∂h_t"
-fig, ax = plt.subplots(figsize=(7, 4))
-ax.plot(distances, finite(norms), marker="o", markersize=3, label=f"measured ‖{name}‖")
-ax.plot(distances, finite(bound), linestyle="--", label="bound σmax^(T−t)")
-ax.axhline(1.0, color="grey", linewidth=0.8, label="1")
-ax.set_yscale("log")
-ax.set_xlabel("distance T − t (steps back)")
-ax.set_ylabel("gradient norm (log scale)")
-cell = "LSTM" if p["cell"] == "lstm" else f"Elman, {p['nonlinearity']}"
-ax.set_title(f"{cell}, n = {p['hidden']}, σmax = {p['sigma_max']}")
-ax.legend()
-plt.show()''',
-        "try": "Set `\"nonlinearity\": \"linear\"` and `\"sigma_max\": 1.0`: the norm should stay at 1 all the "
-               "way back. Then try 0.95 and 1.05, and compare how far apart the two curves end after "
-               "`\"steps\"` steps. With `\"cell\": \"lstm\"`, raise `\"forget_bias\"` and watch the cell-state "
-               "path keep its gradient.",
-    },
-    "embedding-analogy": {
-        "notes": {"vectors": "None for the set built into the site (trained again here: word2vec on the toy "
-                             "corpus, seed 0, in a few seconds), or the words and matrix of your own"},
-        "numbers_text": "The key numbers: the words nearest to c − a + b by cosine (the three query words left "
-                        "out), and the two similarities the page reads out.",
-        "numbers": '''\
-q = result["query"]
-print(f"{q['c']} − {q['a']} + {q['b']}: {result['words']} words in {result['dim']} dimensions; nearest words:")
-for n in result["neighbours"]:
-    print(f"  {n['word']:<12} cosine {n['cosine']:.3f}")
-for s in result["similarity"]:
-    print(f"cos({s['pair'][0]}, {s['pair'][1]}) = {s['cosine']:.3f}")
-if q["expected"]:
-    hit = result["neighbours"][0]["word"] == q["expected"]
-    print(f"The nearest word {'is' if hit else 'is not'} {q['expected']}.")''',
-        "figure_text": "The figure: the words in the two directions along which they differ most (a PCA of the "
-                       "people words), the arrow from a to b, and the same arrow copied to start at c. Both axes "
-                       "have the same unit, so lengths and angles can be compared.",
-        "figure": '''\
-import matplotlib.pyplot as plt
-
-xy = {p["word"]: (p["x"], p["y"]) for p in result["points"]}
-end = (result["end"]["x"], result["end"]["y"])
-fig, ax = plt.subplots(figsize=(6, 6))
-for word, (x, y) in xy.items():
-    colour = "C0" if word in (q["a"], q["b"]) else "C1" if word == q["c"] else "grey"
-    ax.scatter(x, y, color=colour, s=18)
-    ax.annotate(word, (x, y), xytext=(5, 3), textcoords="offset points")
-ax.scatter(*end, color="C1", marker="x", s=40, label=f"{q['c']} − {q['a']} + {q['b']}")
-for start, stop, colour in [(xy[q["a"]], xy[q["b"]], "C0"), (xy[q["c"]], end, "C1")]:
-    ax.annotate("", xy=stop, xytext=start, arrowprops={"arrowstyle": "->", "color": colour, "lw": 1.5})
-ax.set_aspect("equal", adjustable="datalim")
-ax.set_xlabel("first principal direction")
-ax.set_ylabel("second principal direction")
-ax.set_title(f"{q['a']} → {q['b']}, copied to start at {q['c']}")
-ax.legend(loc="best")
-plt.show()''',
-        "try": "Change `\"analogy\"` to `\"son\"` or `\"his\"`. To use vectors of your own, set `\"vectors\"` to "
-               "`{\"words\": [...], \"matrix\": [[...], ...]}` with one row per word; "
-               "`api.call(\"embedding-train\", {\"seed\": 3})[\"vectors\"]` trains a new set on the toy corpus.",
-    },
-    "parallel-steps": {
-        "notes": {},
-        "numbers_text": "The key numbers: for each sequence length N, the quantity the chosen view plots, for the "
-                        "RNN layer and for one self-attention layer.",
-        "numbers": '''\
-rows, view = result["rows"], result["view"]
-field, axis_title, log = {"steps": ("steps", "steps one after another", False),
-                          "model": ("ticks", "modelled time (ticks, log scale)", True),
-                          "measured": ("ms", "time on one core (ms, log scale)", True)}[view]
-print(f"{'N':>6} {'RNN':>12} {'self-attention':>15}   ({axis_title})")
-for r in rows:
-    print(f"{r['tokens']:>6} {r['rnn_' + field]:>12,.4g} {r['attention_' + field]:>15,.4g}")
-if view == "model":
-    units = rows[-1]["crossover_units"]
-    print(f"At N = {rows[-1]['tokens']}, self-attention is faster from P = {units:,} units on." if units
-          else "Self-attention is never faster at this length.")
-if view == "measured":
-    print(f"Measured {result['measured']}.")''',
-        "figure_text": "The figure: the same quantity against the sequence length N, one line per layer; counts of "
-                       "steps on a linear axis, times on a logarithmic one.",
-        "figure": '''\
-import matplotlib.pyplot as plt
-
-N = [r["tokens"] for r in rows]
-fig, ax = plt.subplots(figsize=(7, 4))
-ax.plot(N, [r["rnn_" + field] for r in rows], marker="o", label="RNN layer")
-ax.plot(N, [r["attention_" + field] for r in rows], marker="s", linestyle="--", label="one self-attention layer")
-if log:
-    ax.set_yscale("log")
-else:
-    ax.set_ylim(bottom=0)
-ax.set_xlim(left=0)
-ax.set_xlabel("sequence length N (tokens)")
-ax.set_ylabel(axis_title)
-ax.legend()
-plt.show()''',
-        "try": "Set `\"view\": \"model\"` and move `\"units\"` from `\"1\"` up to `\"1048576\"`: from which P is one "
-               "self-attention layer faster than the RNN at the longest N? Then `\"view\": \"measured\"` times "
-               "both layers on the one core this notebook runs on.",
-    },
-    "bahdanau-alignment": {
-        "notes": {"text": "your own English sentence from the model's words; \"\" uses the sentence chosen above",
-                  "model": "None for the model trained when the site was built, or weights retrained on the page"},
-        "numbers_text": "The key numbers: the sentence, the model's translation, and for each French word the "
-                        "English word that got its largest attention weight.",
-        "numbers": '''\
-import numpy as np
-
-W = np.array(result["weights"])  # one row per output word, one column per source word
-source, output = result["source"], result["output"]
-print("English:       ", " ".join(source))
-print("Model's French:", " ".join(output[:-1]))
-if result["reference"]:
-    print("Reference:     ", " ".join(result["reference"]))
-for i, word in enumerate(output[:-1]):
-    j = int(W[i].argmax())
-    print(f"{word:>12} ← {source[j]:<12} weight {W[i, j]:.2f}")''',
-        "figure_text": "The figure: the attention weights as a grid, source words along the top and output words "
-                       "down the side, the gold alignment from the grammar outlined where there is one.",
-        "figure": '''\
-import matplotlib.pyplot as plt
-from matplotlib.patches import Rectangle
-
-fig, ax = plt.subplots(figsize=(min(14, 2 + 0.45 * len(source)), min(14, 1.5 + 0.45 * len(output))))
-image = ax.imshow(W, cmap="viridis", vmin=0.0, vmax=1.0)
-ax.xaxis.tick_top()
-ax.set_xticks(range(len(source)), source, rotation=55, ha="left")
-ax.set_yticks(range(len(output)), output)
-for i, j in result["gold"] or []:
-    ax.add_patch(Rectangle((j - 0.4, i - 0.4), 0.8, 0.8, fill=False, edgecolor="white", linewidth=1.5))
-ax.set_xlabel("source (English)")
-ax.set_ylabel("output (French)")
-fig.colorbar(image, ax=ax, label="attention weight", shrink=0.8)
-plt.show()''',
-        "try": "Set `\"sentence\"` to `\"name\"` or `\"long\"`, or write your own in `\"text\"`, such as "
-               "`\"the small cat sees the red house\"`, and find where the weights step off the diagonal.",
-    },
-    "long-gap": {
-        "notes": {},
-        "numbers_text": "The key numbers: the grid trained when the site was built (accuracy on held-out sequences "
-                        "at each gap, per learner), then the run with the settings above, trained here.",
-        "numbers": '''\
-grid, run = result["grid"], result["run"]
-print(f"{'gap D':>6}" + "".join(f"{name:>18}" for name in ["Elman RNN", "LSTM", "attention reader"]))
-for i, gap in enumerate(grid["gaps"]):
-    print(f"{gap:>6}" + "".join(f"{grid['accuracy'][k][i]:>18.1%}" for k in ["elman", "lstm", "attention"]))
-first = run["trace"]["first"]
-print(f"This run: {run['learner']} at D = {run['gap']}, {run['steps']} steps: {run['accuracy']:.1%} held out; "
-      f"||dL/dh_1|| from {first[0]:.2e} to {first[-1]:.2e}")''',
-        "figure_text": "The figure: accuracy against the gap (log axis) with chance at 1/8, and during training at "
-                       "the grid's trace gap the gradient norm at the first state (thick) and at the last (thin), "
-                       "on a log axis; this run is drawn in black.",
-        "figure": '''\
-import matplotlib.pyplot as plt
-
-names = {"elman": ("Elman RNN", "s", "--"), "lstm": ("LSTM", "o", "-"), "attention": ("attention reader", "^", "-.")}
-fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
-for key, (name, marker, style) in names.items():
-    left.plot(grid["gaps"], grid["accuracy"][key], marker=marker, linestyle=style, label=name)
-    t = grid["traces"][key]
-    line, = right.plot(t["step"], t["first"], linestyle=style, linewidth=2, label=f"{name}, ||dL/dh_1||")
-    right.plot(t["step"], t["last"], linestyle=style, linewidth=0.8, color=line.get_color())
-left.axhline(grid["chance"], color="grey", linestyle=":", label="chance")
-left.plot([run["gap"]], [run["accuracy"]], "ko", fillstyle="none", markersize=10, label="this run")
-right.plot(run["trace"]["step"], run["trace"]["first"], color="black", linewidth=2.5, label="this run, ||dL/dh_1||")
-left.set_xscale("log")
-left.set_xlabel("gap D")
-left.set_ylabel("accuracy on held-out sequences")
-left.legend()
-right.set_yscale("log")
-right.set_xlabel("training step")
-right.set_ylabel(f"gradient norm at D = {grid['trace_gap']}")
-right.legend(fontsize="small")
-plt.show()''',
-        "try": "Train the Elman RNN at `\"gap\": 10` and at `\"gap\": 40`, with `\"steps\": 1500` as in the grid. Then set "
-               "`\"learner\": \"lstm\"` and compare `\"forget_bias\": 3.0` with `0.0`.",
-    },
-    "bottleneck": {
-        "notes": {"text": "your own English sentence to translate with both models; \"\" uses the long held-out one",
-                  "model": "None for the attention model trained when the site was built, or weights retrained on the page"},
-        "numbers_text": "The key numbers: quality by source length for both models, measured when the site was "
-                        "built on held-out sentences, and both translations of one sentence.",
-        "numbers": '''\
-bands, c = result["bands"], result["comparison"]
-print(f"Metric: {result['metric']}.")
-print(f"{'words':>8} {'n':>4} {'exact, with':>12} {'exact, without':>15} {'BLEU, with':>11} {'BLEU, without':>14}")
-for b in bands:
-    bleu = lambda v: "–" if v is None else f"{v:.1f}"
-    print(f"{b['lo']:>3}–{b['hi']:<4} {b['n']:>4} {b['attention']:>12.0%} {b['plain']:>15.0%} "
-          f"{bleu(b['attention_bleu']):>11} {bleu(b['plain_bleu']):>14}")
-print("English:          ", " ".join(c["source"]))
-print("With attention:   ", " ".join(c["attention"]))
-print("Without attention:", " ".join(c["plain"]))
-if c["reference"]:
-    print("Reference:        ", " ".join(c["reference"]))''',
-        "figure_text": "The figure: exact match and BLEU against the source length (the middle of each band of "
-                       "lengths), one line per model.",
-        "figure": '''\
-import matplotlib.pyplot as plt
-
-middle = [(b["lo"] + b["hi"]) / 2 for b in bands]
-fig, axes = plt.subplots(2, 1, figsize=(7, 6), sharex=True)
-for ax, suffix, label, top in [(axes[0], "", "exact match", 1.0), (axes[1], "_bleu", "BLEU", 100.0)]:
-    for key, marker, style, name in [("attention", "o", "-", "with attention"),
-                                     ("plain", "s", "--", "without attention (one fixed summary)")]:
-        points = [(x, b[key + suffix]) for x, b in zip(middle, bands) if b[key + suffix] is not None]
-        ax.plot(*zip(*points), marker=marker, linestyle=style, label=name)
-    ax.set_ylim(0, top * 1.05)
-    ax.set_xlim(0, bands[-1]["hi"] + 1)
-    ax.set_ylabel(label)
-axes[1].set_xlabel("source sentence length (words)")
-axes[0].set_title("Held-out sentences, by source length")
-axes[0].legend(loc="lower left")
-plt.show()''',
-        "try": "Write a sentence of thirty words or more in `\"text\"`, built from the words of the examples, "
-               "and compare where each model's translation starts to go wrong.",
-    },
-}
-
 INTRO = """\
 # {label} as a notebook
 
@@ -421,11 +182,23 @@ def figure_info(docs: Path, lab: str) -> dict:
     return {"anchor": anchor, "caption": caption, "label": label}
 
 
+NOTEBOOK_KEYS = ("notes", "numbers_text", "numbers", "figure_text", "figure", "try")
+
+
+def notebook_spec(lab: str) -> dict:
+    """The lab's own NOTEBOOK (beside its SCHEMA): notes on the settings that are not controls, the
+    key numbers, the drawing and what to try, each a cell after the sentence that says why."""
+    from seqlabs import api
+    spec = getattr(api.LABS[lab], "NOTEBOOK", None)
+    missing = [k for k in NOTEBOOK_KEYS if not isinstance(spec, dict) or k not in spec]
+    if missing:
+        raise ValueError(f"The lab {lab} has a figure but its NOTEBOOK has no {' and no '.join(missing)}: "
+                         f"add {'it' if len(missing) == 1 else 'them'} beside its SCHEMA in {api.source_of(lab)}.")
+    return spec
+
+
 def lab_notebook(lab: str, schema: list[dict], docs: Path, site: str, version: str, url: str):
-    if lab not in SPECS:
-        raise ValueError(f"The lab {lab} has a figure but no notebook cells: add its entry to SPECS in "
-                         "py/seqbuild/notebooks.py.")
-    spec, info = SPECS[lab], figure_info(docs, lab)
+    spec, info = notebook_spec(lab), figure_info(docs, lab)
     md = new_markdown_cell
     cells = [
         md(INTRO.format(label=info["label"], page=f"{site}module/#{info['anchor']}", caption=info["caption"])),

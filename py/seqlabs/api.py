@@ -13,9 +13,22 @@ from .models import MissingModels
 from .schema import InputError, to_json
 
 
+# What a lab declares: its settings, its computation, and the calls the tests make of it in every
+# engine (tests/test_snapshot_browser.py, test_engines.py, test_offline_browser.py).
+PARTS = ("SCHEMA", "run", "EXAMPLES")
+
+
+def source_of(lab) -> str:
+    """Where a lab (its object, or its name) is declared, as a maintainer would look for it:
+    py/seqlabs/<module>.py, with the class when the lab is one."""
+    lab = LABS[lab] if isinstance(lab, str) else lab
+    module = lab.__name__ if isinstance(lab, ModuleType) else lab.__module__
+    return f"py/{module.replace('.', '/')}.py" + ("" if isinstance(lab, ModuleType) else f" ({lab.__name__})")
+
+
 def find_labs() -> dict:
     """The registry, lab name -> its module or class, found in the seqlabs package: a lab is a
-    module, or a class in one, with a NAME, a SCHEMA and run(params) (see CONTRIBUTING.md, Adding
+    module, or a class in one, with a NAME, a SCHEMA, run(params) and EXAMPLES (see CONTRIBUTING.md, Adding
     a lab). Labs with STATIC_RESULT = False have no default result to build into the page."""
     labs = {}
     for info in sorted(pkgutil.iter_modules(seqlabs.__path__), key=lambda i: i.name):
@@ -26,10 +39,13 @@ def find_labs() -> dict:
             name = lab.__dict__.get("NAME") if isinstance(lab, type) else getattr(lab, "NAME", None)
             if not isinstance(name, str):
                 continue
-            where = f"py/seqlabs/{info.name}.py" + ("" if isinstance(lab, ModuleType) else f" ({lab.__name__})")
-            missing = [part for part in ("SCHEMA", "run") if not hasattr(lab, part)]
+            where = source_of(lab)
+            missing = [part for part in PARTS if not hasattr(lab, part)]
             if missing:
-                raise TypeError(f"The lab {name} in {where} has no {' and no '.join(missing)}: a lab needs both.")
+                raise TypeError(f"The lab {name} in {where} has no {' and no '.join(missing)}: a lab needs "
+                                f"{', '.join(PARTS[:-1])} and {PARTS[-1]}.")
+            if not (isinstance(lab.EXAMPLES, list) and lab.EXAMPLES and all(isinstance(e, dict) for e in lab.EXAMPLES)):
+                raise TypeError(f"The lab {name} in {where} needs EXAMPLES to be a list of one or more settings.")
             if name in labs:
                 raise TypeError(f"Two labs are called {name}: the second is in {where}.")
             labs[name] = lab

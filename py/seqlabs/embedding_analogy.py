@@ -38,6 +38,14 @@ SCHEMA = [
           choice_labels=tuple(f"{a} → {b}, from {c}" for a, b, c, _ in ANALOGIES.values())),
     Param("vectors", "data", None, "Word vectors", "The word vectors to use; the built-in set if absent."),
 ]
+# Calls that exercise it in seconds: the snapshot, offline and cross-engine tests make each one
+# in every engine and hold the answers against CPython's.
+# Its own small vectors, as the page always hands it some: with none it would train the build's
+# 20,000-sentence set (14 s in CPython). embedding-train's example trains real ones.
+EXAMPLES = [{"analogy": "king", "vectors": {
+    "words": ["man", "woman", "king", "queen", "boy", "girl", "cat", "dog"],
+    "matrix": [[0.9, 0.1, 0.2, 0.0], [0.9, 0.8, 0.1, 0.1], [0.2, 0.1, 0.9, 0.3], [0.2, 0.9, 0.8, 0.4],
+               [0.7, 0.0, 0.1, 0.6], [0.7, 0.7, 0.0, 0.7], [0.0, 0.3, 0.1, 0.9], [0.1, 0.2, 0.0, 1.0]]}}]
 
 TRAIN_SCHEMA = [
     Param("seed", "int", 1, "Seed", "Seed of the corpus, the initial vectors and the sampling.", min=0, max=9999, step=1),
@@ -113,6 +121,7 @@ class Train:
     """Lab embedding-train: a new set of vectors trained in the caller's Python."""
     NAME = "embedding-train"
     SCHEMA = TRAIN_SCHEMA
+    EXAMPLES = [{"sentences": 1000, "epochs": 1, "seed": 4}]
     REPORTS_PROGRESS = True
     STATIC_RESULT = False
 
@@ -127,6 +136,7 @@ class Upload:
     """Lab embedding-upload: vectors from a learner's file, parsed here and never sent anywhere."""
     NAME = "embedding-upload"
     SCHEMA = UPLOAD_SCHEMA
+    EXAMPLES = [{"text": "man 1 0 0\nwoman 1 1 0\nking 0 0 1\nqueen 0 1 1\ncat 5 5 5\n"}]
     STATIC_RESULT = False
 
     @staticmethod
@@ -135,3 +145,57 @@ class Upload:
         words, X = vectors_file.parse(p["text"])
         return {"vectors": vectors_json(words, X),
                 "info": {"source": "uploaded", "words": len(words), "dim": int(X.shape[1])}}
+
+
+def now_facts(result: dict) -> list:
+    """What the figure's Right now sentence (now() in js/labs/embedding-analogy.js) must say of this result:
+    strings it holds (a list: any one of them), and (lead, value, tolerance) for the number
+    right after lead. tests/test_readouts.py holds every figure's sentence to them."""
+    q = result["query"]
+    return [f"The arrow from {q['a']} to {q['b']} is copied to start at {q['c']}", "then reveal it"]
+
+
+# What its notebook (build/notebooks/embedding-analogy.ipynb) adds to the generated cells: notes on the
+# settings that are not controls, the key numbers, the matplotlib drawing and what to try. The
+# code reads only `params` and `result`; each cell comes after the sentence that says why.
+NOTEBOOK = {
+    "notes": {"vectors": "None for the set built into the site (trained again here: word2vec on the toy "
+                         "corpus, seed 0, in a few seconds), or the words and matrix of your own"},
+    "numbers_text": "The key numbers: the words nearest to c − a + b by cosine (the three query words left "
+                    "out), and the two similarities the page reads out.",
+    "numbers": '''\
+q = result["query"]
+print(f"{q['c']} − {q['a']} + {q['b']}: {result['words']} words in {result['dim']} dimensions; nearest words:")
+for n in result["neighbours"]:
+    print(f"  {n['word']:<12} cosine {n['cosine']:.3f}")
+for s in result["similarity"]:
+    print(f"cos({s['pair'][0]}, {s['pair'][1]}) = {s['cosine']:.3f}")
+if q["expected"]:
+    hit = result["neighbours"][0]["word"] == q["expected"]
+    print(f"The nearest word {'is' if hit else 'is not'} {q['expected']}.")''',
+    "figure_text": "The figure: the words in the two directions along which they differ most (a PCA of the "
+                   "people words), the arrow from a to b, and the same arrow copied to start at c. Both axes "
+                   "have the same unit, so lengths and angles can be compared.",
+    "figure": '''\
+import matplotlib.pyplot as plt
+
+xy = {p["word"]: (p["x"], p["y"]) for p in result["points"]}
+end = (result["end"]["x"], result["end"]["y"])
+fig, ax = plt.subplots(figsize=(6, 6))
+for word, (x, y) in xy.items():
+    colour = "C0" if word in (q["a"], q["b"]) else "C1" if word == q["c"] else "grey"
+    ax.scatter(x, y, color=colour, s=18)
+    ax.annotate(word, (x, y), xytext=(5, 3), textcoords="offset points")
+ax.scatter(*end, color="C1", marker="x", s=40, label=f"{q['c']} − {q['a']} + {q['b']}")
+for start, stop, colour in [(xy[q["a"]], xy[q["b"]], "C0"), (xy[q["c"]], end, "C1")]:
+    ax.annotate("", xy=stop, xytext=start, arrowprops={"arrowstyle": "->", "color": colour, "lw": 1.5})
+ax.set_aspect("equal", adjustable="datalim")
+ax.set_xlabel("first principal direction")
+ax.set_ylabel("second principal direction")
+ax.set_title(f"{q['a']} → {q['b']}, copied to start at {q['c']}")
+ax.legend(loc="best")
+plt.show()''',
+    "try": "Change `\"analogy\"` to `\"son\"` or `\"his\"`. To use vectors of your own, set `\"vectors\"` to "
+           "`{\"words\": [...], \"matrix\": [[...], ...]}` with one row per word; "
+           "`api.call(\"embedding-train\", {\"seed\": 3})[\"vectors\"]` trains a new set on the toy corpus.",
+}

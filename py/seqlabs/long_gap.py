@@ -68,6 +68,9 @@ SCHEMA = [
     Param("seed", "int", 0, "Seed", "Seed of the sequences, the initial weights and the batches.",
           min=0, max=9999, step=1),
 ]
+# Calls that exercise it in seconds: the snapshot, offline and cross-engine tests make each one
+# in every engine and hold the answers against CPython's.
+EXAMPLES = [{"learner": "lstm", "gap": 5, "steps": 50, "seed": 2}]
 REPORTS_PROGRESS = True
 
 
@@ -400,3 +403,62 @@ def run(params: dict, progress=None) -> dict:
     p = validate(SCHEMA, params)
     result = one_run(p["learner"], p["gap"], p["seed"], p["steps"], p["forget_bias"], progress)
     return {"params": p, "run": result, "grid": built_grid()}
+
+
+def now_facts(result: dict) -> list:
+    """What the figure's Right now sentence (now() in js/labs/long-gap.js) must say of this result:
+    strings it holds (a list: any one of them), and (lead, value, tolerance) for the number
+    right after lead. tests/test_readouts.py holds every figure's sentence to them."""
+    run, grid = result["run"], result["grid"]
+    ratio = run["trace"]["first"][-1] / run["trace"]["last"][-1]
+    if run["accuracy"] >= 0.9:
+        verdict = "it carries the key across the gap"
+    else:
+        verdict = "no better than guessing" if run["accuracy"] < grid["chance"] + 0.1 else "better than guessing"
+    return [f"at D = {run['gap']}, trained {run['steps']} steps", ("names the key in", 100 * run["accuracy"], 0.5),
+            verdict, ("was", ratio, 0.06 * ratio)]
+
+
+# What its notebook (build/notebooks/long-gap.ipynb) adds to the generated cells: notes on the
+# settings that are not controls, the key numbers, the matplotlib drawing and what to try. The
+# code reads only `params` and `result`; each cell comes after the sentence that says why.
+NOTEBOOK = {
+    "notes": {},
+    "numbers_text": "The key numbers: the grid trained when the site was built (accuracy on held-out sequences "
+                    "at each gap, per learner), then the run with the settings above, trained here.",
+    "numbers": '''\
+grid, run = result["grid"], result["run"]
+print(f"{'gap D':>6}" + "".join(f"{name:>18}" for name in ["Elman RNN", "LSTM", "attention reader"]))
+for i, gap in enumerate(grid["gaps"]):
+    print(f"{gap:>6}" + "".join(f"{grid['accuracy'][k][i]:>18.1%}" for k in ["elman", "lstm", "attention"]))
+first = run["trace"]["first"]
+print(f"This run: {run['learner']} at D = {run['gap']}, {run['steps']} steps: {run['accuracy']:.1%} held out; "
+      f"||dL/dh_1|| from {first[0]:.2e} to {first[-1]:.2e}")''',
+    "figure_text": "The figure: accuracy against the gap (log axis) with chance at 1/8, and during training at "
+                   "the grid's trace gap the gradient norm at the first state (thick) and at the last (thin), "
+                   "on a log axis; this run is drawn in black.",
+    "figure": '''\
+import matplotlib.pyplot as plt
+
+names = {"elman": ("Elman RNN", "s", "--"), "lstm": ("LSTM", "o", "-"), "attention": ("attention reader", "^", "-.")}
+fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
+for key, (name, marker, style) in names.items():
+    left.plot(grid["gaps"], grid["accuracy"][key], marker=marker, linestyle=style, label=name)
+    t = grid["traces"][key]
+    line, = right.plot(t["step"], t["first"], linestyle=style, linewidth=2, label=f"{name}, ||dL/dh_1||")
+    right.plot(t["step"], t["last"], linestyle=style, linewidth=0.8, color=line.get_color())
+left.axhline(grid["chance"], color="grey", linestyle=":", label="chance")
+left.plot([run["gap"]], [run["accuracy"]], "ko", fillstyle="none", markersize=10, label="this run")
+right.plot(run["trace"]["step"], run["trace"]["first"], color="black", linewidth=2.5, label="this run, ||dL/dh_1||")
+left.set_xscale("log")
+left.set_xlabel("gap D")
+left.set_ylabel("accuracy on held-out sequences")
+left.legend()
+right.set_yscale("log")
+right.set_xlabel("training step")
+right.set_ylabel(f"gradient norm at D = {grid['trace_gap']}")
+right.legend(fontsize="small")
+plt.show()''',
+    "try": "Train the Elman RNN at `\"gap\": 10` and at `\"gap\": 40`, with `\"steps\": 1500` as in the grid. Then set "
+           "`\"learner\": \"lstm\"` and compare `\"forget_bias\": 3.0` with `0.0`.",
+}

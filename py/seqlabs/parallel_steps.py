@@ -38,6 +38,9 @@ SCHEMA = [
     Param("hidden", "int", 64, "Width d", "Length of each hidden state and token vector.", min=16, max=128, step=16),
     Param("repeats", "int", 3, "Repeats", "Each measured time is the fastest of this many runs.", min=1, max=5, step=1),
 ]
+# Calls that exercise it in seconds: the snapshot, offline and cross-engine tests make each one
+# in every engine and hold the answers against CPython's.
+EXAMPLES = [{"max_tokens": 100, "repeats": 1}, {"view": "model", "units": "1024", "max_tokens": 200}]
 LENGTHS = [10, 25, 50, 100, 200, 400, 700, 1000]
 
 
@@ -109,3 +112,64 @@ def run(params: dict) -> dict:
         out["measured"] = ("in your browser (Pyodide)" if sys.platform == "emscripten"
                            else "on the machine that built this site (CPython)")
     return out
+
+
+def now_facts(result: dict) -> list:
+    """What the figure's Right now sentence (now() in js/labs/parallel-steps.js) must say of this result:
+    strings it holds (a list: any one of them), and (lead, value, tolerance) for the number
+    right after lead. tests/test_readouts.py holds every figure's sentence to them."""
+    last = result["rows"][-1]
+    facts = [f"N = {last['tokens']:,}"]
+    if result["view"] == "model":
+        faster = last["attention_ticks"] < last["rnn_ticks"]
+        return facts + [f"{last['attention_ticks']:,} ticks", f"RNN {last['rnn_ticks']:,}",
+                        "self-attention is faster here" if faster else "the RNN is still faster here"]
+    if result["view"] == "measured":
+        return facts + [("the RNN took", last["rnn_ms"], 0.01 * last["rnn_ms"] + 0.001),
+                        ("ms and self-attention", last["attention_ms"], 0.01 * last["attention_ms"] + 0.001)]
+    return facts + [f"{last['rnn_steps']:,} steps one after another", f"self-attention {last['attention_steps']:,}"]
+
+
+# What its notebook (build/notebooks/parallel-steps.ipynb) adds to the generated cells: notes on the
+# settings that are not controls, the key numbers, the matplotlib drawing and what to try. The
+# code reads only `params` and `result`; each cell comes after the sentence that says why.
+NOTEBOOK = {
+    "notes": {},
+    "numbers_text": "The key numbers: for each sequence length N, the quantity the chosen view plots, for the "
+                    "RNN layer and for one self-attention layer.",
+    "numbers": '''\
+rows, view = result["rows"], result["view"]
+field, axis_title, log = {"steps": ("steps", "steps one after another", False),
+                          "model": ("ticks", "modelled time (ticks, log scale)", True),
+                          "measured": ("ms", "time on one core (ms, log scale)", True)}[view]
+print(f"{'N':>6} {'RNN':>12} {'self-attention':>15}   ({axis_title})")
+for r in rows:
+    print(f"{r['tokens']:>6} {r['rnn_' + field]:>12,.4g} {r['attention_' + field]:>15,.4g}")
+if view == "model":
+    units = rows[-1]["crossover_units"]
+    print(f"At N = {rows[-1]['tokens']}, self-attention is faster from P = {units:,} units on." if units
+          else "Self-attention is never faster at this length.")
+if view == "measured":
+    print(f"Measured {result['measured']}.")''',
+    "figure_text": "The figure: the same quantity against the sequence length N, one line per layer; counts of "
+                   "steps on a linear axis, times on a logarithmic one.",
+    "figure": '''\
+import matplotlib.pyplot as plt
+
+N = [r["tokens"] for r in rows]
+fig, ax = plt.subplots(figsize=(7, 4))
+ax.plot(N, [r["rnn_" + field] for r in rows], marker="o", label="RNN layer")
+ax.plot(N, [r["attention_" + field] for r in rows], marker="s", linestyle="--", label="one self-attention layer")
+if log:
+    ax.set_yscale("log")
+else:
+    ax.set_ylim(bottom=0)
+ax.set_xlim(left=0)
+ax.set_xlabel("sequence length N (tokens)")
+ax.set_ylabel(axis_title)
+ax.legend()
+plt.show()''',
+    "try": "Set `\"view\": \"model\"` and move `\"units\"` from `\"1\"` up to `\"1048576\"`: from which P is one "
+           "self-attention layer faster than the RNN at the longest N? Then `\"view\": \"measured\"` times "
+           "both layers on the one core this notebook runs on.",
+}

@@ -31,6 +31,12 @@ SCHEMA = [
           "Lab 5.4b trains from 3, which keeps almost all of it.", min=-3.0, max=5.0, step=0.5),
     Param("seed", "int", 0, "Seed", "Seed of the random weights and inputs.", min=0, max=9999, step=1),
 ]
+# Calls that exercise it in seconds: the snapshot, offline and cross-engine tests make each one
+# in every engine and hold the answers against CPython's.
+EXAMPLES = [
+    {"sigma_max": 1.17, "hidden": 20, "steps": 90, "nonlinearity": "tanh", "input_scale": 0.7, "seed": 3},
+    {"sigma_max": 0.95, "cell": "lstm", "forget_bias": 2.5, "hidden": 9, "steps": 45, "seed": 11},
+]
 
 
 def orthogonal(n: int, rng: np.random.Generator) -> np.ndarray:
@@ -179,3 +185,55 @@ def run(params: dict) -> dict:
         "trend": trend(float(norms[-1]) if np.isfinite(norms[-1]) else None),
         "thresholds": thresholds(),
     }
+
+
+def now_facts(result: dict) -> list:
+    """What the figure's Right now sentence (now() in js/labs/rnn-gradient.js) must say of this result:
+    strings it holds (a list: any one of them), and (lead, value, tolerance) for the number
+    right after lead. tests/test_readouts.py holds every figure's sentence to them."""
+    p, T, last = result["params"], len(result["distances"]), result["norms"][-1]
+    facts = [f"At σmax {p['sigma_max']:.2f}, "]
+    if result["overflow_at"] is not None:
+        return facts + ["explodes", f"from {result['overflow_at']} steps back"]
+    return facts + [f"{T} steps back", ("is", last, 0.01 * last)]
+
+
+# What its notebook (build/notebooks/rnn-gradient.ipynb) adds to the generated cells: notes on the
+# settings that are not controls, the key numbers, the matplotlib drawing and what to try. The
+# code reads only `params` and `result`; each cell comes after the sentence that says why.
+NOTEBOOK = {
+    "notes": {},
+    "numbers_text": "The key numbers: the largest singular value of the recurrent matrix as "
+                    "measured, and the norm of the gradient next to its bound a few distances back.",
+    "numbers": '''\
+distances, norms, bound = result["distances"], result["norms"], result["bound"]
+show = lambda v: "overflow" if v is None else f"{v:.3g}"
+print(f"σmax of W_hh, measured: {result['sigma_max_measured']:.4f}")
+for d in sorted({1, 10, 40, 50, len(distances)} & set(distances)):
+    print(f"{d:>3} steps back: measured {show(norms[d - 1])}, bound σmax^{d} = {show(bound[d - 1])}")
+if result["overflow_at"] is not None:
+    print(f"The product overflowed double precision from {result['overflow_at']} steps back.")''',
+    "figure_text": "The figure: the measured norm and the bound σmax^(T−t) against the distance T − t, on a "
+                   "logarithmic axis, with a line at 1. Points where the product overflowed are left out.",
+    "figure": '''\
+import matplotlib.pyplot as plt
+
+finite = lambda values: [float("nan") if v is None else v for v in values]
+p = result["params"]
+name = "∂c_T/∂c_t (LSTM cell state)" if result["path"] == "c" else "∂h_T/∂h_t"
+fig, ax = plt.subplots(figsize=(7, 4))
+ax.plot(distances, finite(norms), marker="o", markersize=3, label=f"measured ‖{name}‖")
+ax.plot(distances, finite(bound), linestyle="--", label="bound σmax^(T−t)")
+ax.axhline(1.0, color="grey", linewidth=0.8, label="1")
+ax.set_yscale("log")
+ax.set_xlabel("distance T − t (steps back)")
+ax.set_ylabel("gradient norm (log scale)")
+cell = "LSTM" if p["cell"] == "lstm" else f"Elman, {p['nonlinearity']}"
+ax.set_title(f"{cell}, n = {p['hidden']}, σmax = {p['sigma_max']}")
+ax.legend()
+plt.show()''',
+    "try": "Set `\"nonlinearity\": \"linear\"` and `\"sigma_max\": 1.0`: the norm should stay at 1 all the "
+           "way back. Then try 0.95 and 1.05, and compare how far apart the two curves end after "
+           "`\"steps\"` steps. With `\"cell\": \"lstm\"`, raise `\"forget_bias\"` and watch the cell-state "
+           "path keep its gradient.",
+}

@@ -138,6 +138,9 @@ class Alignment:
     SCHEMA = ALIGN_SCHEMA
     RELATED = ["translation-train"]
     ASSETS = [models.ARCHIVE]  # fetched while Python boots, not after the first call asks
+    # Calls that exercise it in seconds: the snapshot, offline and cross-engine tests make each one
+    # in every engine and hold the answers against CPython's.
+    EXAMPLES = [{}]
 
     @staticmethod
     def run(params: dict) -> dict:
@@ -154,6 +157,64 @@ class Alignment:
             "examples": {k: " ".join(v["en"]) for k, v in examples().items()},
             "vocabulary": vocabulary(),
         }
+
+    @staticmethod
+    def now_facts(result: dict) -> list:
+        """What the figure's Right now sentence (now() in js/labs/bahdanau-alignment.js) must say of this
+        result: strings it holds (a list: any one of them), and (lead, value, tolerance) for the
+        number right after lead. tests/test_readouts.py holds every figure's sentence to them."""
+        out, src = result["output"][:-1], result["source"]
+        top = [int(np.argmax(row)) for row in result["weights"][:len(out)]]
+        back = sum(top[i] < top[i - 1] for i in range(1, len(top)))
+        times = {1: "once", 2: "twice"}.get(back, f"{back} times")
+        facts = [[f'The model writes "{" ".join(out)}"', f"The model writes {len(out)} French words for {len(src)} English"],
+                 "its strongest weights never step back" if back == 0 else f"its strongest weight steps back {times}"]
+        if result.get("gold"):
+            gold = dict(result["gold"])
+            hits = sum(gold.get(i) == j for i, j in enumerate(top))
+            facts.append(f"{hits} of {len(out)} rows peak on the gold-aligned English word")
+        return facts
+
+    # What its notebook (build/notebooks/bahdanau-alignment.ipynb) adds to the generated cells: notes on the
+    # settings that are not controls, the key numbers, the matplotlib drawing and what to try. The
+    # code reads only `params` and `result`; each cell comes after the sentence that says why.
+    NOTEBOOK = {
+        "notes": {"text": "your own English sentence from the model's words; \"\" uses the sentence chosen above",
+                  "model": "None for the model trained when the site was built, or weights retrained on the page"},
+        "numbers_text": "The key numbers: the sentence, the model's translation, and for each French word the "
+                        "English word that got its largest attention weight.",
+        "numbers": '''\
+import numpy as np
+
+W = np.array(result["weights"])  # one row per output word, one column per source word
+source, output = result["source"], result["output"]
+print("English:       ", " ".join(source))
+print("Model's French:", " ".join(output[:-1]))
+if result["reference"]:
+    print("Reference:     ", " ".join(result["reference"]))
+for i, word in enumerate(output[:-1]):
+    j = int(W[i].argmax())
+    print(f"{word:>12} ← {source[j]:<12} weight {W[i, j]:.2f}")''',
+        "figure_text": "The figure: the attention weights as a grid, source words along the top and output words "
+                       "down the side, the gold alignment from the grammar outlined where there is one.",
+        "figure": '''\
+import matplotlib.pyplot as plt
+from matplotlib.patches import Rectangle
+
+fig, ax = plt.subplots(figsize=(min(14, 2 + 0.45 * len(source)), min(14, 1.5 + 0.45 * len(output))))
+image = ax.imshow(W, cmap="viridis", vmin=0.0, vmax=1.0)
+ax.xaxis.tick_top()
+ax.set_xticks(range(len(source)), source, rotation=55, ha="left")
+ax.set_yticks(range(len(output)), output)
+for i, j in result["gold"] or []:
+    ax.add_patch(Rectangle((j - 0.4, i - 0.4), 0.8, 0.8, fill=False, edgecolor="white", linewidth=1.5))
+ax.set_xlabel("source (English)")
+ax.set_ylabel("output (French)")
+fig.colorbar(image, ax=ax, label="attention weight", shrink=0.8)
+plt.show()''',
+        "try": "Set `\"sentence\"` to `\"name\"` or `\"long\"`, or write your own in `\"text\"`, such as "
+               "`\"the small cat sees the red house\"`, and find where the weights step off the diagonal.",
+    }
 
 
 BOTTLENECK_SCHEMA = [
@@ -175,6 +236,7 @@ class Train:
     """Lab translation-train: a small attention model trained in the reader's browser."""
     NAME = "translation-train"
     SCHEMA = TRAIN_SCHEMA
+    EXAMPLES = [{"steps": 100, "seed": 1}]
     REPORTS_PROGRESS = True
     STATIC_RESULT = False
 
@@ -213,6 +275,7 @@ class Bottleneck:
     EMBED = {"title": "The fixed-vector bottleneck", "tab": "Bottleneck", "height": 2137}
     SCHEMA = BOTTLENECK_SCHEMA
     ASSETS = [models.ARCHIVE]
+    EXAMPLES = [{}, {"text": "the small cat sleeps"}]
 
     @staticmethod
     def run(params: dict) -> dict:
@@ -234,3 +297,66 @@ class Bottleneck:
                            "attention": out["attention"], "plain": out["plain"]},
             "vocabulary": vocabulary(),
         }
+
+    @staticmethod
+    def now_facts(result: dict) -> list:
+        """What the figure's Right now sentence (now() in js/labs/bottleneck.js) must say of this
+        result: strings it holds (a list: any one of them), and (lead, value, tolerance) for the
+        number right after lead. tests/test_readouts.py holds every figure's sentence to them."""
+        bands, c = result["bands"], result["comparison"]
+        words = lambda b: f"{b['lo']}–{b['hi']} words"
+        if not result["params"]["text"]:
+            first, last = bands[0], bands[-1]
+            return [(f"At {words(last)},", 100 * last["attention"], 0.5), ("with attention and", 100 * last["plain"], 0.5),
+                    ("against", 100 * first["attention"], 0.5), f"at {words(first)}:"]
+        n = len(c["source"])
+        band = next((b for b in bands if b["lo"] <= n <= b["hi"]), bands[0] if n < bands[0]["lo"] else bands[-1])
+        parted = next((k + 1 for k in range(max(len(c["attention"]), len(c["plain"])))
+                       if c["attention"][k:k + 1] != c["plain"][k:k + 1]), None)
+        same = [f'both models write "{" ".join(c["attention"])}"', "both models write the same French"]
+        return [f"Your {n}-word sentence", same if parted is None else f"part at French word {parted}",
+                (f"{words(band)},", 100 * band["attention"], 0.5), ("exactly right with attention,", 100 * band["plain"], 0.5)]
+
+    # What its notebook (build/notebooks/bottleneck.ipynb) adds to the generated cells: notes on the
+    # settings that are not controls, the key numbers, the matplotlib drawing and what to try. The
+    # code reads only `params` and `result`; each cell comes after the sentence that says why.
+    NOTEBOOK = {
+        "notes": {"text": "your own English sentence to translate with both models; \"\" uses the long held-out one",
+                  "model": "None for the attention model trained when the site was built, or weights retrained on the page"},
+        "numbers_text": "The key numbers: quality by source length for both models, measured when the site was "
+                        "built on held-out sentences, and both translations of one sentence.",
+        "numbers": '''\
+bands, c = result["bands"], result["comparison"]
+print(f"Metric: {result['metric']}.")
+print(f"{'words':>8} {'n':>4} {'exact, with':>12} {'exact, without':>15} {'BLEU, with':>11} {'BLEU, without':>14}")
+for b in bands:
+    bleu = lambda v: "–" if v is None else f"{v:.1f}"
+    print(f"{b['lo']:>3}–{b['hi']:<4} {b['n']:>4} {b['attention']:>12.0%} {b['plain']:>15.0%} "
+          f"{bleu(b['attention_bleu']):>11} {bleu(b['plain_bleu']):>14}")
+print("English:          ", " ".join(c["source"]))
+print("With attention:   ", " ".join(c["attention"]))
+print("Without attention:", " ".join(c["plain"]))
+if c["reference"]:
+    print("Reference:        ", " ".join(c["reference"]))''',
+        "figure_text": "The figure: exact match and BLEU against the source length (the middle of each band of "
+                       "lengths), one line per model.",
+        "figure": '''\
+import matplotlib.pyplot as plt
+
+middle = [(b["lo"] + b["hi"]) / 2 for b in bands]
+fig, axes = plt.subplots(2, 1, figsize=(7, 6), sharex=True)
+for ax, suffix, label, top in [(axes[0], "", "exact match", 1.0), (axes[1], "_bleu", "BLEU", 100.0)]:
+    for key, marker, style, name in [("attention", "o", "-", "with attention"),
+                                     ("plain", "s", "--", "without attention (one fixed summary)")]:
+        points = [(x, b[key + suffix]) for x, b in zip(middle, bands) if b[key + suffix] is not None]
+        ax.plot(*zip(*points), marker=marker, linestyle=style, label=name)
+    ax.set_ylim(0, top * 1.05)
+    ax.set_xlim(0, bands[-1]["hi"] + 1)
+    ax.set_ylabel(label)
+axes[1].set_xlabel("source sentence length (words)")
+axes[0].set_title("Held-out sentences, by source length")
+axes[0].legend(loc="lower left")
+plt.show()''',
+        "try": "Write a sentence of thirty words or more in `\"text\"`, built from the words of the examples, "
+               "and compare where each model's translation starts to go wrong.",
+    }
