@@ -43,6 +43,7 @@ from page_scripts import CHANGE, OPTIONS, TIME_PYTHON_CALLS  # noqa: E402
 import lighthouse  # noqa: E402
 import other_engines  # noqa: E402
 from seqbuild.instructors import FIGURE_LABS  # noqa: E402
+from seqlabs import api  # noqa: E402
 from engines import snapshot_store  # noqa: E402
 
 REPS = int(os.environ.get("BENCH_REPS", 5))
@@ -50,14 +51,22 @@ CHANGES = int(os.environ.get("BENCH_CHANGES", 50))
 ALL_PAGES = lighthouse.PAGES
 
 
+MODULE_PAGE = f"module/#lab-{FIGURE_LABS[0]}"  # the module page at its first figure
+
+
 def lab_pages(changes: dict) -> dict:
     """Each page with a lab, and the lab a reader interacts with first there: the module page's
-    first figure, and every figure's embed page whose lab lab_changes() knows how to change
-    (long-gap's change is a training run)."""
-    return {"module/#lab-rnn-gradient": "rnn-gradient",
-            **{f"embed/{lab}/": lab for lab in FIGURE_LABS if lab in changes}}
-# Repeat visits measured again with the Python snapshot stored (IndexedDB).
-SNAPSHOT_PAGES = {"module/#lab-rnn-gradient": "rnn-gradient", "embed/bahdanau-alignment/": "bahdanau-alignment"}
+    first figure, and the embed page of every figure that declares REDRAWS (a figure whose
+    change is a training run declares none)."""
+    return {MODULE_PAGE: FIGURE_LABS[0], **{f"embed/{lab}/": lab for lab in FIGURE_LABS if lab in changes}}
+
+
+# Repeat visits measured again with the Python snapshot stored (IndexedDB): the module page, and
+# the first figure whose lab fetches a file of its own (ASSETS, e.g. the trained models).
+WITH_ASSETS = next(lab for lab in FIGURE_LABS if getattr(api.LABS[lab], "ASSETS", None))
+SNAPSHOT_PAGES = {MODULE_PAGE: FIGURE_LABS[0], f"embed/{WITH_ASSETS}/": WITH_ASSETS}
+# The training rows: every lab that declares the settings the bench times (TIMED).
+TIMED = {f"{name}, {lab.TIMED['label']}": (name, lab.TIMED) for name, lab in api.LABS.items() if hasattr(lab, "TIMED")}
 # Loaded only when needed: the Python runtime and its worker, the lab packages, Mermaid.
 LAZY = ("/assets/vendor/pyodide/", "/assets/vendor/mermaid/", "/assets/js/worker.js", "/assets/seqlabs.zip",
         "/assets/seqlabs-models.zip")
@@ -73,28 +82,31 @@ def held_out_sentences(n: int) -> list[str]:
     return list(sentences)[:n]
 
 
-# How one control of each lab is changed: a value list to cycle through, never repeating the
-# previous value, so that every change means a new drawing. The three example sentences of the
-# alignment lab are decoded once and then looked up (the built-in models are fixed), so that lab
-# is also driven with typed sentences, each new: that row is what decoding costs. A key other
-# than a lab's name says which lab it drives; "query" opens the page with settings in its URL and
-# "drawn" names the settings to wait for before the first change. parallel-steps opens on its
-# step counts (N drives Python there too), and its modelled view is driven by the number of units.
+# How one control of each figure is changed, from the REDRAWS its lab declares: a value list to
+# cycle through, never repeating the previous value, so that every change means a new drawing. A
+# choice cycles through its options; a number through the values declared; a sentence through new
+# held-out sentences, typed into the figure's sentence box (each one new: decoding is cached). A
+# key other than a lab's name says which lab it drives; "query" opens the page with settings in
+# its URL and "drawn" names the settings to wait for before the first change.
 def lab_changes() -> dict:
     new_sentences = held_out_sentences(2 * CHANGES + 1)
-    return {
-        "rnn-gradient": {"control": "input[name=sigma_max]", "event": "input",
-                         "values": [round(0.8 + 0.01 * i, 2) for i in range(20)]},
-        "embedding-analogy": {"control": "select[name=analogy]", "event": "change", "values": "options"},
-        "parallel-steps": {"control": "input[name=max_tokens]", "event": "input", "values": [900, 1000]},
-        "parallel-steps, modelled time on P units": {"lab": "parallel-steps", "query": "?parallel-steps.view=model",
-                                                     "drawn": {"view": "model"}, "control": "select[name=units]",
-                                                     "event": "change", "values": "options"},
-        "bahdanau-alignment": {"control": "select[name=sentence]", "event": "change", "values": "options"},
-        "bahdanau-alignment, new typed sentences": {"lab": "bahdanau-alignment", "control": ".composer input",
-                                                     "event": "enter", "values": new_sentences},
-        "bottleneck": {"control": ".composer input", "event": "enter", "values": new_sentences},
-    }
+    changes = {}
+    for lab in FIGURE_LABS:
+        schema = {p.name: p for p in api.LABS[lab].SCHEMA}
+        for k, redraw in enumerate(getattr(api.LABS[lab], "REDRAWS", [])):
+            param = schema[redraw["param"]]
+            spec = {"lab": lab}
+            if param.type == "text":
+                spec |= {"control": ".composer input", "event": "enter", "values": new_sentences}
+            elif param.type == "choice":
+                spec |= {"control": f"select[name={param.name}]", "event": "change", "values": "options"}
+            else:
+                spec |= {"control": f"input[name={param.name}]", "event": "input", "values": redraw["values"]}
+            if "with" in redraw:
+                spec |= {"query": "?" + "&".join(f"{lab}.{k}={v}" for k, v in redraw["with"].items()),
+                         "drawn": redraw["with"]}
+            changes[lab if k == 0 else f"{lab}, {redraw.get('label', param.label)}"] = spec
+    return changes
 
 
 OUR_FIRST_RESULT = """async () => {
@@ -186,7 +198,7 @@ def with_snapshot(ctx, origin: str, wanted: bool) -> None:
 def first_value(changes: dict, page, key: str) -> list:
     spec = changes[key]
     if spec["values"] == "options":
-        values = page.evaluate(OPTIONS, {"lab": spec.get("lab", key), "control": spec["control"]})
+        values = page.evaluate(OPTIONS, {"lab": spec["lab"], "control": spec["control"]})
         return values[1:] + values[:1]  # the default is first; start with another one
     return spec["values"]
 
@@ -214,7 +226,7 @@ def redraws(browser, origin: str, key: str, changes: dict) -> dict[str, list[flo
     """Control change -> figure drawn, and -> the next frame, over CHANGES changes after a warm-up;
     with the worker round trip of each."""
     spec = changes[key]
-    lab = spec.get("lab", key)
+    lab = spec["lab"]
     ctx = steady_context(browser)
     page = ctx.new_page()
     page.goto(f"{origin}/embed/{lab}/{spec.get('query', '')}")
@@ -237,8 +249,6 @@ def redraws(browser, origin: str, key: str, changes: dict) -> dict[str, list[flo
     return {"first": {k: v[:CHANGES] for k, v in series.items()}, "then": {k: v[CHANGES:] for k, v in series.items()}}
 
 
-SMALL_TRAINING = {"seed": 1, "dim": "16", "sentences": 4000, "epochs": 4}
-TRANSLATION_PRESET = {"seed": 0, "steps": 400}
 TIMED_CALL = """async ([lab, params]) => {
   const t0 = performance.now();
   await window.seqlabs.python.call(lab, params);
@@ -257,7 +267,7 @@ def training_in_browser(browser, origin: str, lab: str, params: dict, reps: int)
 
 
 def training_in_cpython() -> dict:
-    from seqlabs import api, embedding_analogy
+    from seqlabs import embedding_analogy
 
     def timed(fn):
         samples = []
@@ -268,8 +278,7 @@ def training_in_cpython() -> dict:
         return summary(samples)
 
     return {
-        "translation-train, 400 steps": timed(lambda: api.call("translation-train", TRANSLATION_PRESET, lambda f, m: None)),
-        "embedding-train, small preset": timed(lambda: api.call("embedding-train", SMALL_TRAINING)),
+        **{row: timed(lambda lab=lab, t=t: api.call(lab, t["params"], lambda f, m: None)) for row, (lab, t) in TIMED.items()},
         "embedding default (build) training": timed(
             lambda: embedding_analogy.train_vectors(**embedding_analogy.DEFAULT_TRAINING)),
     }
@@ -323,10 +332,9 @@ def memory(pw, site: Path) -> dict:
     for lab in FIGURE_LABS:  # each figure's default run
         page.evaluate(TIMED_CALL, [lab, {}])
         out[f"after {lab} (defaults)"] = snapshot()
-    page.evaluate(TIMED_CALL, ["embedding-train", SMALL_TRAINING])
-    out["after embedding-train (small preset)"] = snapshot()
-    page.evaluate(TIMED_CALL, ["translation-train", TRANSLATION_PRESET])
-    out["after translation-train (400 steps)"] = snapshot()
+    for lab, timed in TIMED.values():
+        page.evaluate(TIMED_CALL, [lab, timed["params"]])
+        out[f"after {lab} ({timed['label']})"] = snapshot()
     browser.close()
     httpd.shutdown()
     return out
@@ -361,10 +369,8 @@ def run_all(site: Path) -> dict:
         for lab in changes:
             labs[lab] = {part: {k: summary(v) for k, v in series.items()}
                          for part, series in redraws(browser, origin, lab, changes).items()}
-        training["embedding-train, small preset"] = summary(
-            training_in_browser(browser, origin, "embedding-train", SMALL_TRAINING, 3))
-        training["translation-train, 400 steps"] = summary(
-            training_in_browser(browser, origin, "translation-train", TRANSLATION_PRESET, 2))
+        for row, (lab, timed) in TIMED.items():
+            training[row] = summary(training_in_browser(browser, origin, lab, timed["params"], timed["reps"]))
         for path in ALL_PAGES:
             transfer[path or "/"] = initial_transfer(browser, origin, site, path)
         browser.close()

@@ -29,8 +29,9 @@ const root = process.argv[2] ?? process.cwd();
 const vendor = join(root, "build", "assets", "vendor", "pyodide");
 const outDir = join(root, "build", "assets", "snapshot");
 const here = fileURLToPath(new URL(".", import.meta.url));
-// Lab results compared between the booted and the restored runtime (default settings).
-const CHECKS = [["rnn-gradient", {}], ["spectral-norm", {}]];
+// Lab calls whose answers the booted and the restored runtime must agree on: [[name, params], ...]
+// as JSON in the third argument (snapshot.py passes the labs' own EXAMPLES).
+const CHECKS = JSON.parse(process.argv[3] ?? "[]");
 
 function stamp() {
   const lock = JSON.parse(readFileSync(join(vendor, "pyodide-lock.json"), "utf8"));
@@ -170,7 +171,7 @@ async function make(loadPyodide) {
 // not make computing slower).
 function timeCalls(pyodide) {
   const started = performance.now();
-  for (let seed = 0; seed < 5; seed++) callLab(pyodide, "rnn-gradient", { steps: 200, hidden: 64, seed });
+  for (let round = 0; round < 5; round++) for (const [name, params] of CHECKS) callLab(pyodide, name, params);
   return +((performance.now() - started) / 1000).toFixed(2);
 }
 

@@ -18,6 +18,15 @@ def log(message: str) -> None:
     print(f"snapshot: {message}", file=sys.stderr)
 
 
+def checks() -> list:
+    """What the restored runtime must compute as the booted one did: the first of every lab's
+    EXAMPLES, but for labs that fetch files of their own (ASSETS: not in the image) or train
+    (REPORTS_PROGRESS: seconds each)."""
+    from seqlabs import api
+    return [[name, lab.EXAMPLES[0]] for name, lab in api.LABS.items()
+            if not getattr(lab, "ASSETS", None) and not getattr(lab, "REPORTS_PROGRESS", False)]
+
+
 def ensure(root: Path, enabled: bool = True) -> dict:
     out = root / OUT
     if not enabled:
@@ -25,7 +34,7 @@ def ensure(root: Path, enabled: bool = True) -> dict:
         log("off (mkdocs.yml extra.snapshot is false); the site ships without one")
         return {"ok": False, "reason": "off"}
     try:
-        proc = subprocess.run(["node", str(root / "py" / "seqbuild" / "snapshot.mjs"), str(root)],
+        proc = subprocess.run(["node", str(root / "py" / "seqbuild" / "snapshot.mjs"), str(root), json.dumps(checks())],
                               capture_output=True, text=True, timeout=TIMEOUT_S)
         result = json.loads(proc.stdout.strip().splitlines()[-1])
     except (OSError, subprocess.TimeoutExpired, ValueError, IndexError) as err:

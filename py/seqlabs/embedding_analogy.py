@@ -32,6 +32,9 @@ NAME = "embedding-analogy"  # the lab's name: seqlabs.api finds it by NAME, SCHE
 # Its figure's own page, embed/embedding-analogy/: the title, the tab of its snippet on the instructors' page
 # and its height in px in a frame 800 px wide (tests/test_embed_browser.py measures it).
 EMBED = {"title": "Word analogies as arrows", "tab": "Analogies", "height": 1942}
+# What `make bench` drives to time a redraw (control change -> figure drawn): a setting of its
+# SCHEMA, the values to cycle through when it is a number, and settings to open the page with.
+REDRAWS = [{"param": "analogy"}]
 SCHEMA = [
     Param("analogy", "choice", "king", "Analogy", "Which relation to copy onto which word.",
           choices=tuple(ANALOGIES),
@@ -120,6 +123,8 @@ def run(params: dict) -> dict:
 class Train:
     """Lab embedding-train: a new set of vectors trained in the caller's Python."""
     NAME = "embedding-train"
+    # The training `make bench` times, in CPython and in the browser.
+    TIMED = {"label": "small preset", "params": {"seed": 1, "dim": "16", "sentences": 4000, "epochs": 4}, "reps": 3}
     SCHEMA = TRAIN_SCHEMA
     EXAMPLES = [{"sentences": 1000, "epochs": 1, "seed": 4}]
     REPORTS_PROGRESS = True

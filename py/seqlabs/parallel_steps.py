@@ -25,6 +25,11 @@ NAME = "parallel-steps"  # the lab's name: seqlabs.api finds it by NAME, SCHEMA 
 # Its figure's own page, embed/parallel-steps/: the title, the tab of its snippet on the instructors' page
 # and its height in px in a frame 800 px wide (tests/test_embed_browser.py measures it).
 EMBED = {"title": "Sequential steps: RNN against self-attention", "tab": "Steps", "height": 1710}
+# What `make bench` drives to time a redraw (control change -> figure drawn): a setting of its
+# SCHEMA, the values to cycle through when it is a number, and settings to open the page with.
+# It opens on its step counts (N drives Python there too); the modelled view by its units.
+REDRAWS = [{"param": "max_tokens", "values": [900, 1000]},
+           {"param": "units", "with": {"view": "model"}, "label": "modelled time on P units"}]
 SCHEMA = [
     Param("view", "choice", "steps", "Show",
           "What the chart plots for each sequence length N.", choices=VIEWS,

@@ -13,6 +13,9 @@ NAME = "rnn-gradient"  # the lab's name: seqlabs.api finds it by NAME, SCHEMA an
 # Its figure's own page, embed/rnn-gradient/: the title, the tab of its snippet on the instructors' page
 # and its height in px in a frame 800 px wide (tests/test_embed_browser.py measures it).
 EMBED = {"title": "Vanishing and exploding gradients in an RNN", "tab": "Gradients", "height": 1710}
+# What `make bench` drives to time a redraw (control change -> figure drawn): a setting of its
+# SCHEMA, the values to cycle through when it is a number, and settings to open the page with.
+REDRAWS = [{"param": "sigma_max", "values": [round(0.8 + 0.01 * i, 2) for i in range(20)]}]
 SCHEMA = [
     Param("sigma_max", "float", 0.9, "σmax of W_hh",
           "The most one multiplication by W_hh can stretch a vector.", min=0.5, max=1.5, step=0.01),

@@ -135,6 +135,11 @@ class Alignment:
     # Its figure's own page, embed/bahdanau-alignment/: the title, the tab of its snippet on the instructors' page
     # and its height in px in a frame 800 px wide (tests/test_embed_browser.py measures it).
     EMBED = {"title": "Attention weights of a translation model", "tab": "Alignment", "height": 1849}
+    # What `make bench` drives to time a redraw (control change -> figure drawn): a setting of its
+    # SCHEMA, the values to cycle through when it is a number, and settings to open the page with.
+    # Its example sentences are decoded once and then looked up (the built-in models are fixed), so it
+    # is also driven with typed sentences, each new: that row is what decoding costs.
+    REDRAWS = [{"param": "sentence"}, {"param": "text", "label": "new typed sentences"}]
     SCHEMA = ALIGN_SCHEMA
     RELATED = ["translation-train"]
     ASSETS = [models.ARCHIVE]  # fetched while Python boots, not after the first call asks
@@ -235,6 +240,8 @@ TRAIN_SCHEMA = [
 class Train:
     """Lab translation-train: a small attention model trained in the reader's browser."""
     NAME = "translation-train"
+    # The training `make bench` times, in CPython and in the browser.
+    TIMED = {"label": "400 steps", "params": {"seed": 0, "steps": 400}, "reps": 2}
     SCHEMA = TRAIN_SCHEMA
     EXAMPLES = [{"steps": 100, "seed": 1}]
     REPORTS_PROGRESS = True
@@ -273,6 +280,9 @@ class Bottleneck:
     # Its figure's own page, embed/bottleneck/: the title, the tab of its snippet on the instructors' page
     # and its height in px in a frame 800 px wide (tests/test_embed_browser.py measures it).
     EMBED = {"title": "The fixed-vector bottleneck", "tab": "Bottleneck", "height": 2137}
+    # What `make bench` drives to time a redraw (control change -> figure drawn): a setting of its
+    # SCHEMA, the values to cycle through when it is a number, and settings to open the page with.
+    REDRAWS = [{"param": "text"}]
     SCHEMA = BOTTLENECK_SCHEMA
     ASSETS = [models.ARCHIVE]
     EXAMPLES = [{}, {"text": "the small cat sleeps"}]
