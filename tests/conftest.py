@@ -141,6 +141,17 @@ NO_SNAPSHOT_DOWNLOAD = "window.seqlabsConfig = {storeSnapshot: false, ...window.
 # only looks at the page has no use for it: the suite turns that off unless a test asks for it.
 # A test that needs Python still gets it at its first call, touch or focus.
 NO_IDLE_BOOT = "window.seqlabsConfig = {idleBoot: false, ...window.seqlabsConfig}"
+# Likewise the module page loads Mermaid (2.7 MB) and draws its diagram 3 s after load, when idle,
+# for a reader who may scroll there: most tests never look at it. A diagram scrolled near the
+# viewport (draw_diagrams) or a print still draws it.
+NO_IDLE_DIAGRAMS = "window.seqlabsConfig = {idleDiagrams: false, ...window.seqlabsConfig}"
+DIAGRAM_DRAWN = "() => [...document.querySelectorAll('div.mermaid')].some(d => d.shadowRoot && d.shadowRoot.querySelector('svg'))"
+
+
+def draw_diagrams(page) -> None:
+    """Scrolls to the page's first diagram, as a reader does, and waits until it is drawn."""
+    page.locator("pre.mermaid, div.mermaid").first.scroll_into_view_if_needed()
+    page.wait_for_function(DIAGRAM_DRAWN, timeout=30_000)
 # What the page does after a first boot, done at once: this build's snapshot into the context's
 # IndexedDB, so that Python in this context restores (about 1 s) instead of booting (3 s alone,
 # far more with the suite's other workers).
@@ -163,6 +174,7 @@ def prime_snapshot(context, site_url: str) -> None:
 def make_context(browser, server):
     """Returns a factory of guarded contexts; after the test, asserts nothing left the origin.
     idle_boot: the page boots Python on its own when idle, as for a reader (off otherwise);
+    idle_diagrams: the page draws its diagram when idle, as for a reader (only when near otherwise);
     snapshot: Python restores from the stored snapshot, as on a reader's repeat visit;
     run_limit_ms: how long a learner's code may run before it is stopped (the page's own 5 s otherwise)."""
     made = []
@@ -190,13 +202,16 @@ def primed_contexts(browser, server):
         context.close()
 
 
-def guarded_context(browser, server, store_snapshot=False, idle_boot=False, run_limit_ms=None, **kwargs):
+def guarded_context(browser, server, store_snapshot=False, idle_boot=False, idle_diagrams=False, run_limit_ms=None,
+                    **kwargs):
     context = browser.new_context(**kwargs)
     context.add_init_script(OPEN_SHADOW_ROOTS)
     if not store_snapshot:
         context.add_init_script(NO_SNAPSHOT_DOWNLOAD)
     if not idle_boot:
         context.add_init_script(NO_IDLE_BOOT)
+    if not idle_diagrams:
+        context.add_init_script(NO_IDLE_DIAGRAMS)
     if run_limit_ms is not None:
         context.add_init_script(f"window.seqlabsConfig = {{...window.seqlabsConfig, runLimitMs: {int(run_limit_ms)}}}")
     guard = OriginGuard(server).watch(context)

@@ -9,6 +9,7 @@ import json
 import pytest
 
 from a11y import FOCUSED, HELPERS, INTERACTIVE
+from conftest import draw_diagrams
 from seqbuild.instructors import FIGURE_LABS
 
 pytestmark = pytest.mark.browser
@@ -31,11 +32,9 @@ def open_page(page, server, path):
         for cell in page.locator(".scratch, .code-exercise__field").all():
             cell.scroll_into_view_if_needed()
             cell.locator(".cm-editor").wait_for()
+        draw_diagrams(page)
         page.evaluate("() => window.scrollTo(0, 0)")
         page.wait_for_selector(".arithmatex[data-explained] .explainer__term")
-        page.wait_for_function(
-            "() => [...document.querySelectorAll('div.mermaid')].some(d => d.shadowRoot && d.shadowRoot.querySelector('svg'))",
-            timeout=30_000)
 
 
 def walk(page, key):

@@ -6,6 +6,7 @@ import base64
 import pytest
 
 from a11y import HELPERS
+from conftest import draw_diagrams
 
 pytestmark = pytest.mark.browser
 LAB_SVG = "figure[data-lab] svg"
@@ -70,9 +71,7 @@ def test_reduced_motion_turns_animations_and_transitions_off(make_context, serve
 def prepare_figures(page):
     """Everything a figure can show: all drawn, the gold alignment and both cursors on, a guess
     marked and revealed, the diagram and the equations rendered."""
-    page.wait_for_function(
-        "() => [...document.querySelectorAll('div.mermaid')].some(d => d.shadowRoot && d.shadowRoot.querySelector('svg'))",
-        timeout=30_000)
+    draw_diagrams(page)
     page.wait_for_selector(".arithmatex[data-rendered] .katex-html")
     page.wait_for_function("() => [...document.fonts].some(f => f.family.includes('KaTeX') && f.status === 'loaded')")
     align = page.locator("figure[data-lab='bahdanau-alignment']")

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import DIAGRAM_DRAWN, draw_diagrams
 from seqlabs import linalg
 
 pytestmark = pytest.mark.browser
@@ -61,14 +62,21 @@ def test_math_is_rendered_by_katex(page, server):
     assert any(u.endswith("katex.min.css") for u in page.guard.requests)
 
 
-def test_mermaid_diagram_is_rendered_to_svg_from_our_copy(page, server):
+def test_mermaid_diagram_is_rendered_to_svg_from_our_copy_once_the_page_is_idle(make_context, server):
+    """As a reader's page does: the diagram is drawn after load, in idle time, unscrolled to."""
+    context, guard = make_context(idle_diagrams=True)
+    page = context.new_page()
     open_page(page, server, "module/")
-    page.wait_for_function(
-        "() => [...document.querySelectorAll('div.mermaid')].some(d => d.shadowRoot && d.shadowRoot.querySelector('svg'))",
-        timeout=30_000)
+    page.wait_for_function(DIAGRAM_DRAWN, timeout=30_000)
     labels = page.evaluate("() => document.querySelector('div.mermaid').shadowRoot.textContent")
     assert "RNN step t=1" in labels
-    assert any(u.endswith("/assets/vendor/mermaid/mermaid.min.js") for u in page.guard.requests)
+    assert any(u.endswith("/assets/vendor/mermaid/mermaid.min.js") for u in guard.requests)
+
+
+def test_a_diagram_scrolled_near_is_drawn_without_waiting_for_idle_time(page, server):
+    open_page(page, server, "module/")
+    draw_diagrams(page)
+    assert "RNN step t=1" in page.evaluate("() => document.querySelector('div.mermaid').shadowRoot.textContent")
 
 
 def test_pages_without_diagrams_never_load_mermaid(page, server):

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from conftest import NO_IDLE_BOOT, NO_SNAPSHOT_DOWNLOAD, OPEN_SHADOW_ROOTS, OriginGuard, prime_snapshot, serve_directory
+from conftest import NO_IDLE_BOOT, NO_IDLE_DIAGRAMS, NO_SNAPSHOT_DOWNLOAD, OPEN_SHADOW_ROOTS, OriginGuard, prime_snapshot, serve_directory
 from seqbuild import instructors
 
 pytestmark = pytest.mark.browser
@@ -138,6 +138,7 @@ def course_context(browser, server, host, idle_boot=True):
     context.add_init_script(NO_SNAPSHOT_DOWNLOAD)
     if not idle_boot:  # (tests/conftest.py)
         context.add_init_script(NO_IDLE_BOOT)
+        context.add_init_script(NO_IDLE_DIAGRAMS)
     context.add_init_script(OPEN_SHADOW_ROOTS)
     site, course = OriginGuard(server), OriginGuard(host)
     context.off = []

@@ -6,13 +6,13 @@ import json
 
 import pytest
 
+from conftest import draw_diagrams
+
 pytestmark = pytest.mark.browser
 MIN_PX = 11
 MIN_SCALE = 0.7
 EMB = "figure[data-lab='embedding-analogy']"
 ANALOGIES = ["king", "prince", "son", "his", "father"]
-DIAGRAM_DRAWN = ("() => [...document.querySelectorAll('div.mermaid')]"
-                 ".some(d => d.shadowRoot && d.shadowRoot.querySelector('svg'))")
 KATEX_FONTS = "() => [...document.fonts].some(f => f.family.includes('KaTeX') && f.status === 'loaded')"
 
 
@@ -53,8 +53,7 @@ DIAGRAM_TEXT = """() => {
 @pytest.mark.parametrize("width", [320, 390, 1280])
 def test_the_chain_diagram_keeps_its_text_readable(make_context, server, width):
     page = open_at(make_context, server, "module/", width)
-    page.locator("pre.mermaid, div.mermaid").first.scroll_into_view_if_needed()
-    page.wait_for_function(DIAGRAM_DRAWN, timeout=30_000)
+    draw_diagrams(page)
     drawn = page.evaluate(DIAGRAM_TEXT)
     assert drawn["shown"] == 1, "exactly one drawing of the chain is shown"
     assert drawn["width"] <= drawn["column"] + 0.5
@@ -275,7 +274,9 @@ def test_back_to_top_never_covers_a_figure(make_context, server, size):
     width, height = size
     page = open_at(make_context, server, "module/", width, height)
     page.wait_for_function("() => [...document.querySelectorAll('figure[data-lab]')].every(f => f.dataset.drawn)")
-    page.wait_for_function(DIAGRAM_DRAWN, timeout=30_000)
+    draw_diagrams(page)  # its final height, before the walk down the page from the top
+    page.evaluate("window.scrollTo(0, 0)")
+    page.wait_for_function("() => document.querySelector('.md-top').hidden")
     total = page.evaluate("document.documentElement.scrollHeight")
     seen = stepped_aside = 0
     page.mouse.move(width / 2, height / 2)

@@ -11,7 +11,7 @@ import zipfile
 import pytest
 
 from code_typing import type_code
-from conftest import NO_IDLE_BOOT, NO_SNAPSHOT_DOWNLOAD, OPEN_SHADOW_ROOTS, OriginGuard, ROOT, serve_directory
+from conftest import NO_IDLE_BOOT, NO_IDLE_DIAGRAMS, NO_SNAPSHOT_DOWNLOAD, OPEN_SHADOW_ROOTS, OriginGuard, ROOT, serve_directory
 from seqbuild import scorm
 from seqlabs import api
 
@@ -184,6 +184,7 @@ def open_lms_page(browser, origin):
     # Python starts when an exercise needs it (new numbers, a code check), not on its own when
     # idle: these tests are about what reaches the LMS, and the idle start is tested elsewhere.
     context.add_init_script(NO_IDLE_BOOT)
+    context.add_init_script(NO_IDLE_DIAGRAMS)
     context.add_init_script(OPEN_SHADOW_ROOTS)
     guard = OriginGuard(origin).watch(context)
     page = context.new_page()
@@ -542,6 +543,7 @@ def test_a_session_that_has_ended_keeps_the_answers_for_the_next_launch(browser,
     context = browser.new_context()
     context.add_init_script(NO_SNAPSHOT_DOWNLOAD)
     context.add_init_script(NO_IDLE_BOOT)
+    context.add_init_script(NO_IDLE_DIAGRAMS)
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))

@@ -24,6 +24,9 @@
         if (entries.some((e) => e.isIntersecting)) { near.disconnect(); resolve(); }
       }, { rootMargin: "100% 0px" });
       document.querySelectorAll("pre.mermaid, div.mermaid").forEach((d) => near.observe(d));
+      // A test that only looks at the page turns the idle load off (tests/conftest.py): a diagram
+      // near the viewport, or a print, still loads it.
+      if (window.seqlabsConfig?.idleDiagrams === false) return;
       const idle = window.requestIdleCallback ?? ((fn) => setTimeout(fn, 0));
       const afterLoad = () => setTimeout(() => idle(resolve, { timeout: 2000 }), 3000);
       if (document.readyState === "complete") afterLoad();
