@@ -93,13 +93,18 @@ def execute(books: dict, lib: Path, cwd: Path) -> dict:
     raises fails the run (CellExecutionError)."""
     env = {**os.environ, "PYTHONPATH": str(lib), "MPLBACKEND": INLINE}
 
-    async def run(nb):
-        client = NotebookClient(nb, timeout=240, kernel_name="python3", resources={"metadata": {"path": str(cwd)}})
-        await client.async_execute(env=env)
+    async def run(nb, turns):
+        # Two kernels at a time, each given 5 minutes to start: nine of them started at once, beside
+        # the suite's browsers on two cores, took more than the default 60 s to answer.
+        async with turns:
+            client = NotebookClient(nb, timeout=240, startup_timeout=300, kernel_name="python3",
+                                    resources={"metadata": {"path": str(cwd)}})
+            await client.async_execute(env=env)
         return nb
 
     async def run_all():
-        return await asyncio.gather(*(run(nb) for nb in books.values()))
+        turns = asyncio.Semaphore(2)
+        return await asyncio.gather(*(run(nb, turns) for nb in books.values()))
 
     with ThreadPoolExecutor(1) as pool:  # a thread of its own: Playwright's sync API holds this one's loop
         return dict(zip(books, pool.submit(asyncio.run, run_all()).result()))
