@@ -148,10 +148,10 @@ NO_IDLE_DIAGRAMS = "window.seqlabsConfig = {idleDiagrams: false, ...window.seqla
 DIAGRAM_DRAWN = "() => [...document.querySelectorAll('div.mermaid')].some(d => d.shadowRoot && d.shadowRoot.querySelector('svg'))"
 
 
-def draw_diagrams(page) -> None:
+def draw_diagrams(page, timeout=30_000) -> None:
     """Scrolls to the page's first diagram, as a reader does, and waits until it is drawn."""
     page.locator("pre.mermaid, div.mermaid").first.scroll_into_view_if_needed()
-    page.wait_for_function(DIAGRAM_DRAWN, timeout=30_000)
+    page.wait_for_function(DIAGRAM_DRAWN, timeout=timeout)
 # What the page does after a first boot, done at once: this build's snapshot into the context's
 # IndexedDB, so that Python in this context restores (about 1 s) instead of booting (3 s alone,
 # far more with the suite's other workers).

@@ -6,7 +6,7 @@ import pytest
 from engines import snapshot_store
 from seqlabs import api
 from test_snapshot_browser import CASES
-from conftest import NO_SNAPSHOT_DOWNLOAD, OPEN_SHADOW_ROOTS, OriginGuard, ROOT, build_site, serve_directory
+from conftest import DIAGRAM_DRAWN, NO_SNAPSHOT_DOWNLOAD, OPEN_SHADOW_ROOTS, OriginGuard, ROOT, build_site, serve_directory
 
 pytestmark = pytest.mark.browser
 PAGES = ["", "module/"]
@@ -25,7 +25,7 @@ def make_offline(page, origin):
 
 
 def test_the_site_works_offline_after_storing_it(make_context, server):
-    context, guard = make_context()
+    context, guard = make_context(idle_diagrams=True)  # as a reader's page: the diagram drawn when idle
     page = context.new_page()
     make_offline(page, server)
     context.set_offline(True)
@@ -34,9 +34,7 @@ def test_the_site_works_offline_after_storing_it(make_context, server):
         page.wait_for_function("() => window.seqlabs !== undefined")
     page.goto(f"{server}/module/#exercise-context-value", wait_until="load")
     page.wait_for_selector(".arithmatex .katex")
-    page.wait_for_function(
-        "() => [...document.querySelectorAll('div.mermaid')].some(d => d.shadowRoot && d.shadowRoot.querySelector('svg'))",
-        timeout=60_000)
+    page.wait_for_function(DIAGRAM_DRAWN, timeout=60_000)  # Mermaid, from the offline copy
     # The snapshot came with the site, so Python starts from it, offline.
     stored = page.evaluate(snapshot_store.KEYS)
     assert len(stored) == 1 and stored[0].endswith(".snap"), stored
