@@ -67,17 +67,7 @@ def test_cross_origin_sandboxed_iframe_runs_its_lab_and_sizes_itself(browser, se
     context = browser.new_context()
     context.add_init_script(NO_SNAPSHOT_DOWNLOAD)
     context.add_init_script(OPEN_SHADOW_ROOTS)
-    site, host = OriginGuard(server), OriginGuard(host_origin)
-    off = []
-
-    def route(r):
-        if site.allowed(r.request.url) or host.allowed(r.request.url):
-            r.continue_()
-        else:
-            off.append(r.request.url)
-            r.abort()
-
-    context.route("**/*", route)
+    guard = OriginGuard(server, host_origin).watch(context)
     page = context.new_page()
     page.goto(f"{host_origin}/course.html", wait_until="load")
     frame = page.frame_locator("#lab")
@@ -96,7 +86,7 @@ def test_cross_origin_sandboxed_iframe_runs_its_lab_and_sizes_itself(browser, se
     assert ours[-1]["height"] == canvas[-1]["height"] > 600
     assert abs(height - ours[-1]["height"]) <= 1
     context.close()
-    assert off == []
+    assert guard.off_origin == []
 
 
 # --- the snippets on the instructors' page, in a course page that keeps or drops the script --------
@@ -140,17 +130,7 @@ def course_context(browser, server, host, idle_boot=True):
         context.add_init_script(NO_IDLE_BOOT)
         context.add_init_script(NO_IDLE_DIAGRAMS)
     context.add_init_script(OPEN_SHADOW_ROOTS)
-    site, course = OriginGuard(server), OriginGuard(host)
-    context.off = []
-
-    def route(r):
-        if site.allowed(r.request.url) or course.allowed(r.request.url):
-            r.continue_()
-        else:
-            context.off.append(r.request.url)
-            r.abort()
-
-    context.route("**/*", route)
+    context.guard = OriginGuard(server, host).watch(context)
     return context
 
 
@@ -189,7 +169,7 @@ def test_a_snippet_without_its_script_shows_the_whole_lab_at_800_px(browser, ser
     heights.append(inner.evaluate(CONTENT_HEIGHT))
     measured, given = max(heights), box["height"]
     context.close()
-    assert context.off == []
+    assert context.guard.off_origin == []
     note = f"{lab}: measured {heights} px at {SNIPPET_WIDTH} px wide; the lab's EMBED has " \
            f"{instructors.EMBEDS[lab]['height']}, the snippet {given:.0f}"
     print(note)
@@ -240,7 +220,7 @@ def test_no_link_in_an_embed_page_navigates_its_frame(browser, server, site_dir,
             assert inner.url == start and page.url.startswith(host), (lab, link)
             assert inner.locator(f"figure[data-lab='{lab}']").count() == 1
     context.close()
-    assert context.off == []
+    assert context.guard.off_origin == []
     assert clicked >= len(LABS)
 
 
