@@ -32,8 +32,7 @@ NAME = "embedding-analogy"  # the lab's name: seqlabs.api finds it by NAME, SCHE
 # Its figure's own page, embed/embedding-analogy/: the title, the tab of its snippet on the instructors' page
 # and its height in px in a frame 800 px wide (tests/test_embed_browser.py measures it).
 EMBED = {"title": "Word analogies as arrows", "tab": "Analogies", "height": 1942}
-# What `make bench` drives to time a redraw (control change -> figure drawn): a setting of its
-# SCHEMA, the values to cycle through when it is a number, and settings to open the page with.
+# The settings `make bench` changes to time a redraw (bench/run.py, lab_changes).
 REDRAWS = [{"param": "analogy"}]
 SCHEMA = [
     Param("analogy", "choice", "king", "Analogy", "Which relation to copy onto which word.",
@@ -41,8 +40,7 @@ SCHEMA = [
           choice_labels=tuple(f"{a} → {b}, from {c}" for a, b, c, _ in ANALOGIES.values())),
     Param("vectors", "data", None, "Word vectors", "The word vectors to use; the built-in set if absent."),
 ]
-# Calls that exercise it in seconds: the snapshot, offline and cross-engine tests make each one
-# in every engine and hold the answers against CPython's.
+# Calls the tests make of it in every engine, against CPython (seqlabs.api.PARTS).
 # Its own small vectors, as the page always hands it some: with none it would train the build's
 # 20,000-sentence set (14 s in CPython). embedding-train's example trains real ones.
 EXAMPLES = [{"analogy": "king", "vectors": {
@@ -153,16 +151,12 @@ class Upload:
 
 
 def now_facts(result: dict) -> list:
-    """What the figure's Right now sentence (now() in js/labs/embedding-analogy.js) must say of this result:
-    strings it holds (a list: any one of them), and (lead, value, tolerance) for the number
-    right after lead. tests/test_readouts.py holds every figure's sentence to them."""
+    """What now() in js/labs/embedding-analogy.js must say of this result (tests/test_readouts.py, says)."""
     q = result["query"]
     return [f"The arrow from {q['a']} to {q['b']} is copied to start at {q['c']}", "then reveal it"]
 
 
-# What its notebook (build/notebooks/embedding-analogy.ipynb) adds to the generated cells: notes on the
-# settings that are not controls, the key numbers, the matplotlib drawing and what to try. The
-# code reads only `params` and `result`; each cell comes after the sentence that says why.
+# Its notebook's own cells, after the generated ones (seqbuild.notebooks.notebook_spec).
 NOTEBOOK = {
     "notes": {"vectors": "None for the set built into the site (trained again here: word2vec on the toy "
                          "corpus, seed 0, in a few seconds), or the words and matrix of your own"},

@@ -118,8 +118,7 @@ SCHEMA = [
     Param("code", "text", "", "Your code", "Python code defining the function; numpy is available as np.",
           max=20000),
 ]
-# Calls that exercise it in seconds: the snapshot, offline and cross-engine tests make each one
-# in every engine and hold the answers against CPython's.
+# Calls the tests make of it in every engine, against CPython (seqlabs.api.PARTS).
 EXAMPLES = [{"exercise": "rnn-step", "code": "def rnn_step(h, x, W_hh, W_xh, b):\n    return np.tanh(W_hh @ h + W_xh @ x + b)\n"}]
 STATIC_RESULT = False
 FILENAME = "<your code>"

@@ -68,8 +68,7 @@ SCHEMA = [
     Param("seed", "int", 0, "Seed", "Seed of the sequences, the initial weights and the batches.",
           min=0, max=9999, step=1),
 ]
-# Calls that exercise it in seconds: the snapshot, offline and cross-engine tests make each one
-# in every engine and hold the answers against CPython's.
+# Calls the tests make of it in every engine, against CPython (seqlabs.api.PARTS).
 EXAMPLES = [{"learner": "lstm", "gap": 5, "steps": 50, "seed": 2}]
 REPORTS_PROGRESS = True
 
@@ -406,9 +405,7 @@ def run(params: dict, progress=None) -> dict:
 
 
 def now_facts(result: dict) -> list:
-    """What the figure's Right now sentence (now() in js/labs/long-gap.js) must say of this result:
-    strings it holds (a list: any one of them), and (lead, value, tolerance) for the number
-    right after lead. tests/test_readouts.py holds every figure's sentence to them."""
+    """What now() in js/labs/long-gap.js must say of this result (tests/test_readouts.py, says)."""
     run, grid = result["run"], result["grid"]
     ratio = run["trace"]["first"][-1] / run["trace"]["last"][-1]
     if run["accuracy"] >= 0.9:
@@ -419,9 +416,7 @@ def now_facts(result: dict) -> list:
             verdict, ("was", ratio, 0.06 * ratio)]
 
 
-# What its notebook (build/notebooks/long-gap.ipynb) adds to the generated cells: notes on the
-# settings that are not controls, the key numbers, the matplotlib drawing and what to try. The
-# code reads only `params` and `result`; each cell comes after the sentence that says why.
+# Its notebook's own cells, after the generated ones (seqbuild.notebooks.notebook_spec).
 NOTEBOOK = {
     "notes": {},
     "numbers_text": "The key numbers: the grid trained when the site was built (accuracy on held-out sequences "

@@ -25,8 +25,7 @@ NAME = "parallel-steps"  # the lab's name: seqlabs.api finds it by NAME, SCHEMA 
 # Its figure's own page, embed/parallel-steps/: the title, the tab of its snippet on the instructors' page
 # and its height in px in a frame 800 px wide (tests/test_embed_browser.py measures it).
 EMBED = {"title": "Sequential steps: RNN against self-attention", "tab": "Steps", "height": 1710}
-# What `make bench` drives to time a redraw (control change -> figure drawn): a setting of its
-# SCHEMA, the values to cycle through when it is a number, and settings to open the page with.
+# The settings `make bench` changes to time a redraw (bench/run.py, lab_changes).
 # It opens on its step counts (N drives Python there too); the modelled view by its units.
 REDRAWS = [{"param": "max_tokens", "values": [900, 1000]},
            {"param": "units", "with": {"view": "model"}, "label": "modelled time on P units"}]
@@ -43,8 +42,7 @@ SCHEMA = [
     Param("hidden", "int", 64, "Width d", "Length of each hidden state and token vector.", min=16, max=128, step=16),
     Param("repeats", "int", 3, "Repeats", "Each measured time is the fastest of this many runs.", min=1, max=5, step=1),
 ]
-# Calls that exercise it in seconds: the snapshot, offline and cross-engine tests make each one
-# in every engine and hold the answers against CPython's.
+# Calls the tests make of it in every engine, against CPython (seqlabs.api.PARTS).
 EXAMPLES = [{"max_tokens": 100, "repeats": 1}, {"view": "model", "units": "1024", "max_tokens": 200}]
 LENGTHS = [10, 25, 50, 100, 200, 400, 700, 1000]
 
@@ -120,9 +118,7 @@ def run(params: dict) -> dict:
 
 
 def now_facts(result: dict) -> list:
-    """What the figure's Right now sentence (now() in js/labs/parallel-steps.js) must say of this result:
-    strings it holds (a list: any one of them), and (lead, value, tolerance) for the number
-    right after lead. tests/test_readouts.py holds every figure's sentence to them."""
+    """What now() in js/labs/parallel-steps.js must say of this result (tests/test_readouts.py, says)."""
     last = result["rows"][-1]
     facts = [f"N = {last['tokens']:,}"]
     if result["view"] == "model":
@@ -135,9 +131,7 @@ def now_facts(result: dict) -> list:
     return facts + [f"{last['rnn_steps']:,} steps one after another", f"self-attention {last['attention_steps']:,}"]
 
 
-# What its notebook (build/notebooks/parallel-steps.ipynb) adds to the generated cells: notes on the
-# settings that are not controls, the key numbers, the matplotlib drawing and what to try. The
-# code reads only `params` and `result`; each cell comes after the sentence that says why.
+# Its notebook's own cells, after the generated ones (seqbuild.notebooks.notebook_spec).
 NOTEBOOK = {
     "notes": {},
     "numbers_text": "The key numbers: for each sequence length N, the quantity the chosen view plots, for the "

@@ -13,8 +13,7 @@ NAME = "rnn-gradient"  # the lab's name: seqlabs.api finds it by NAME, SCHEMA an
 # Its figure's own page, embed/rnn-gradient/: the title, the tab of its snippet on the instructors' page
 # and its height in px in a frame 800 px wide (tests/test_embed_browser.py measures it).
 EMBED = {"title": "Vanishing and exploding gradients in an RNN", "tab": "Gradients", "height": 1710}
-# What `make bench` drives to time a redraw (control change -> figure drawn): a setting of its
-# SCHEMA, the values to cycle through when it is a number, and settings to open the page with.
+# The settings `make bench` changes to time a redraw (bench/run.py, lab_changes).
 REDRAWS = [{"param": "sigma_max", "values": [round(0.8 + 0.01 * i, 2) for i in range(20)]}]
 SCHEMA = [
     Param("sigma_max", "float", 0.9, "σmax of W_hh",
@@ -34,8 +33,7 @@ SCHEMA = [
           "Lab 5.4b trains from 3, which keeps almost all of it.", min=-3.0, max=5.0, step=0.5),
     Param("seed", "int", 0, "Seed", "Seed of the random weights and inputs.", min=0, max=9999, step=1),
 ]
-# Calls that exercise it in seconds: the snapshot, offline and cross-engine tests make each one
-# in every engine and hold the answers against CPython's.
+# Calls the tests make of it in every engine, against CPython (seqlabs.api.PARTS).
 EXAMPLES = [
     {"sigma_max": 1.17, "hidden": 20, "steps": 90, "nonlinearity": "tanh", "input_scale": 0.7, "seed": 3},
     {"sigma_max": 0.95, "cell": "lstm", "forget_bias": 2.5, "hidden": 9, "steps": 45, "seed": 11},
@@ -191,9 +189,7 @@ def run(params: dict) -> dict:
 
 
 def now_facts(result: dict) -> list:
-    """What the figure's Right now sentence (now() in js/labs/rnn-gradient.js) must say of this result:
-    strings it holds (a list: any one of them), and (lead, value, tolerance) for the number
-    right after lead. tests/test_readouts.py holds every figure's sentence to them."""
+    """What now() in js/labs/rnn-gradient.js must say of this result (tests/test_readouts.py, says)."""
     p, T, last = result["params"], len(result["distances"]), result["norms"][-1]
     facts = [f"At σmax {p['sigma_max']:.2f}, "]
     if result["overflow_at"] is not None:
@@ -201,9 +197,7 @@ def now_facts(result: dict) -> list:
     return facts + [f"{T} steps back", ("is", last, 0.01 * last)]
 
 
-# What its notebook (build/notebooks/rnn-gradient.ipynb) adds to the generated cells: notes on the
-# settings that are not controls, the key numbers, the matplotlib drawing and what to try. The
-# code reads only `params` and `result`; each cell comes after the sentence that says why.
+# Its notebook's own cells, after the generated ones (seqbuild.notebooks.notebook_spec).
 NOTEBOOK = {
     "notes": {},
     "numbers_text": "The key numbers: the largest singular value of the recurrent matrix as "

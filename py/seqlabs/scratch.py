@@ -14,8 +14,7 @@ from .schema import Param, validate
 
 NAME = "python-run"  # the lab's name: seqlabs.api finds it by NAME, SCHEMA and run
 SCHEMA = [Param("code", "text", "", "Python code", "Your code; numpy is available as np.", max=20000)]
-# Calls that exercise it in seconds: the snapshot, offline and cross-engine tests make each one
-# in every engine and hold the answers against CPython's.
+# Calls the tests make of it in every engine, against CPython (seqlabs.api.PARTS).
 EXAMPLES = [{"code": "import seqlabs.api, sys; sorted(m for m in sys.modules if m.startswith('numpy.'))[:5]"}]
 STATIC_RESULT = False
 MAX_OUTPUT = 20000

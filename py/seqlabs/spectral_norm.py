@@ -7,8 +7,7 @@ SCHEMA = [
     Param("n", "int", 8, "Matrix size n", "Rows and columns of the random matrix.", min=1, max=256, step=1),
     Param("seed", "int", 0, "Seed", "Seed of the random entries.", min=0, max=9999, step=1),
 ]
-# Calls that exercise it in seconds: the snapshot, offline and cross-engine tests make each one
-# in every engine and hold the answers against CPython's.
+# Calls the tests make of it in every engine, against CPython (seqlabs.api.PARTS).
 EXAMPLES = [{"n": 5, "seed": 2}]
 
 

@@ -135,16 +135,14 @@ class Alignment:
     # Its figure's own page, embed/bahdanau-alignment/: the title, the tab of its snippet on the instructors' page
     # and its height in px in a frame 800 px wide (tests/test_embed_browser.py measures it).
     EMBED = {"title": "Attention weights of a translation model", "tab": "Alignment", "height": 1849}
-    # What `make bench` drives to time a redraw (control change -> figure drawn): a setting of its
-    # SCHEMA, the values to cycle through when it is a number, and settings to open the page with.
+    # The settings `make bench` changes to time a redraw (bench/run.py, lab_changes).
     # Its example sentences are decoded once and then looked up (the built-in models are fixed), so it
     # is also driven with typed sentences, each new: that row is what decoding costs.
     REDRAWS = [{"param": "sentence"}, {"param": "text", "label": "new typed sentences"}]
     SCHEMA = ALIGN_SCHEMA
     RELATED = ["translation-train"]
     ASSETS = [models.ARCHIVE]  # fetched while Python boots, not after the first call asks
-    # Calls that exercise it in seconds: the snapshot, offline and cross-engine tests make each one
-    # in every engine and hold the answers against CPython's.
+    # Calls the tests make of it in every engine, against CPython (seqlabs.api.PARTS).
     EXAMPLES = [{}]
 
     @staticmethod
@@ -165,9 +163,7 @@ class Alignment:
 
     @staticmethod
     def now_facts(result: dict) -> list:
-        """What the figure's Right now sentence (now() in js/labs/bahdanau-alignment.js) must say of this
-        result: strings it holds (a list: any one of them), and (lead, value, tolerance) for the
-        number right after lead. tests/test_readouts.py holds every figure's sentence to them."""
+        """What now() in js/labs/bahdanau-alignment.js must say of this result (tests/test_readouts.py, says)."""
         out, src = result["output"][:-1], result["source"]
         top = [int(np.argmax(row)) for row in result["weights"][:len(out)]]
         back = sum(top[i] < top[i - 1] for i in range(1, len(top)))
@@ -180,9 +176,7 @@ class Alignment:
             facts.append(f"{hits} of {len(out)} rows peak on the gold-aligned English word")
         return facts
 
-    # What its notebook (build/notebooks/bahdanau-alignment.ipynb) adds to the generated cells: notes on the
-    # settings that are not controls, the key numbers, the matplotlib drawing and what to try. The
-    # code reads only `params` and `result`; each cell comes after the sentence that says why.
+    # Its notebook's own cells, after the generated ones (seqbuild.notebooks.notebook_spec).
     NOTEBOOK = {
         "notes": {"text": "your own English sentence from the model's words; \"\" uses the sentence chosen above",
                   "model": "None for the model trained when the site was built, or weights retrained on the page"},
@@ -280,8 +274,7 @@ class Bottleneck:
     # Its figure's own page, embed/bottleneck/: the title, the tab of its snippet on the instructors' page
     # and its height in px in a frame 800 px wide (tests/test_embed_browser.py measures it).
     EMBED = {"title": "The fixed-vector bottleneck", "tab": "Bottleneck", "height": 2137}
-    # What `make bench` drives to time a redraw (control change -> figure drawn): a setting of its
-    # SCHEMA, the values to cycle through when it is a number, and settings to open the page with.
+    # The settings `make bench` changes to time a redraw (bench/run.py, lab_changes).
     REDRAWS = [{"param": "text"}]
     SCHEMA = BOTTLENECK_SCHEMA
     ASSETS = [models.ARCHIVE]
@@ -310,9 +303,7 @@ class Bottleneck:
 
     @staticmethod
     def now_facts(result: dict) -> list:
-        """What the figure's Right now sentence (now() in js/labs/bottleneck.js) must say of this
-        result: strings it holds (a list: any one of them), and (lead, value, tolerance) for the
-        number right after lead. tests/test_readouts.py holds every figure's sentence to them."""
+        """What now() in js/labs/bottleneck.js must say of this result (tests/test_readouts.py, says)."""
         bands, c = result["bands"], result["comparison"]
         words = lambda b: f"{b['lo']}–{b['hi']} words"
         if not result["params"]["text"]:
@@ -327,9 +318,7 @@ class Bottleneck:
         return [f"Your {n}-word sentence", same if parted is None else f"part at French word {parted}",
                 (f"{words(band)},", 100 * band["attention"], 0.5), ("exactly right with attention,", 100 * band["plain"], 0.5)]
 
-    # What its notebook (build/notebooks/bottleneck.ipynb) adds to the generated cells: notes on the
-    # settings that are not controls, the key numbers, the matplotlib drawing and what to try. The
-    # code reads only `params` and `result`; each cell comes after the sentence that says why.
+    # Its notebook's own cells, after the generated ones (seqbuild.notebooks.notebook_spec).
     NOTEBOOK = {
         "notes": {"text": "your own English sentence to translate with both models; \"\" uses the long held-out one",
                   "model": "None for the attention model trained when the site was built, or weights retrained on the page"},

@@ -112,8 +112,7 @@ SCHEMA = [
     Param("seed", "int", 0, "Seed", "0 gives the original numbers; any other seed draws new ones.",
           min=0, max=MAX_SEED, step=1),
 ]
-# Calls that exercise it in seconds: the snapshot, offline and cross-engine tests make each one
-# in every engine and hold the answers against CPython's.
+# Calls the tests make of it in every engine, against CPython (seqlabs.api.PARTS).
 EXAMPLES = [{"exercise": "exercise-vanishing-fraction", "seed": 5}]
 
 
