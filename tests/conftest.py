@@ -21,8 +21,18 @@ ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
 # No host name resolves, so a request that leaves the page's origin (the suite serves on 127.0.0.1)
 # fails in the browser, and OriginGuard lists it.
+# Chromium keeps one --disable-features, the last: Playwright's own list (its chromiumSwitches) is
+# repeated here, then the omnibox's popup. A full Chromium, headless too, loads that popup's WebUI
+# into a renderer of its own for every window, that is for every test's page: 0.7 of the 1.1
+# core-seconds a blank page cost. Headless, nobody can open it; test_browser.py checks it is gone.
+PLAYWRIGHT_DISABLED_FEATURES = ("AvoidUnnecessaryBeforeUnloadCheckSync,DestroyProfileOnBrowserClose,HttpsUpgrades,"
+                                "HttpsFirstBalancedModeAutoEnable,LensOverlay,MediaRouter,PaintHolding,"
+                                "ThirdPartyStoragePartitioning,AvoidCorsURLLoaderRestartOnRedirect,TcpPortRandomizationWin,"
+                                "OptimizationHints,NetworkTimeServiceQuerying,AimEnabled,PreconnectToSearch")
+NO_OMNIBOX_POPUP = "WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
+                 "--disable-component-update", "--disable-sync", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+                 f"--disable-features={PLAYWRIGHT_DISABLED_FEATURES},{NO_OMNIBOX_POPUP}"]
 # Material closes the shadow root it draws Mermaid into; tests open it to look inside.
 OPEN_SHADOW_ROOTS = """
 const attach = Element.prototype.attachShadow;

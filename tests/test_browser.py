@@ -48,6 +48,20 @@ def test_the_guard_lists_a_request_that_leaves_the_origin_and_the_browser_fails_
         context.close()
 
 
+def test_the_suites_chromium_keeps_only_the_page_no_browser_ui_beside_it(browser, page, server):
+    """Each test's page would otherwise come with the omnibox popup's WebUI in a renderer of its
+    own, the larger part of what a page cost the suite (conftest.CHROMIUM_ARGS): a Chromium
+    update that renames the feature shows here, not as a slower suite."""
+    page.goto(f"{server}/licence/index.html", wait_until="load")
+    cdp = browser.new_browser_cdp_session()
+    try:
+        targets = cdp.send("Target.getTargets")["targetInfos"]
+    finally:
+        cdp.detach()
+    assert [t["url"] for t in targets if t["type"] == "browser_ui"] == []
+    assert f"{server}/licence/index.html" in [t["url"] for t in targets if t["type"] == "page"]
+
+
 def test_math_is_rendered_by_katex(page, server):
     open_page(page, server, "module/")
     page.wait_for_selector(".arithmatex .katex-display .katex-html")
