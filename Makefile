@@ -10,15 +10,24 @@ export NO_MKDOCS_2_WARNING := 1
 .PHONY: serve build test test-profile bench bundle scorm lms chromium engines setup models clean
 .DEFAULT_GOAL := serve
 
+# uv installs the pinned dependencies in seconds where pip takes about 18 (site) and 17 (tests),
+# and the site's install is on the way to the first build's training. Should uv fail, pip does it.
+UV_VERSION := 0.13.9
+INSTALL = $(PY) -m uv pip install --quiet --python $(PY) $(1) || $(PY) -m pip install --quiet $(1)
+
 $(VENV)/bin/python:
 	python3 -m venv $(VENV)
 
-$(VENV)/.site-deps: pyproject.toml | $(VENV)/bin/python
-	$(PY) -m pip install --quiet -e .
+$(VENV)/.uv: | $(VENV)/bin/python
+	$(PY) -m pip install --quiet uv==$(UV_VERSION) || true
+	touch $@
+
+$(VENV)/.site-deps: pyproject.toml | $(VENV)/.uv
+	$(call INSTALL,-e .)
 	touch $@
 
 $(VENV)/.test-deps: pyproject.toml $(VENV)/.site-deps
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(call INSTALL,-e '.[test]')
 	touch $@
 
 node_modules/.installed: package.json package-lock.json
