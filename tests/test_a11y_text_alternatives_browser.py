@@ -55,6 +55,7 @@ def check(before, after, mention, chart=True):
         assert mention in after["words"] and mention not in before["words"], (mention, after)
 
 
+@pytest.mark.python
 def test_rnn_gradient_names_the_new_sigma(page, server):
     open_embed(page, server, "rnn-gradient")
     before = texts(page)
@@ -67,6 +68,7 @@ def test_rnn_gradient_names_the_new_sigma(page, server):
     check(after, lstm, "an LSTM")
 
 
+@pytest.mark.python
 def test_embedding_analogy_names_the_new_analogy(page, server):
     open_embed(page, server, "embedding-analogy")
     before = texts(page)
@@ -76,6 +78,7 @@ def test_embedding_analogy_names_the_new_analogy(page, server):
     check(before, after, "if it starts at prince")
 
 
+@pytest.mark.python
 def test_parallel_steps_names_every_setting(page, server):
     open_embed(page, server, "parallel-steps")
     before = texts(page)
@@ -99,6 +102,7 @@ def test_parallel_steps_names_every_setting(page, server):
     check(more, narrower, "width d = 48")
 
 
+@pytest.mark.python
 def test_bahdanau_alignment_names_the_new_sentence(page, server):
     open_embed(page, server, "bahdanau-alignment")
     before = texts(page)
@@ -109,6 +113,7 @@ def test_bahdanau_alignment_names_the_new_sentence(page, server):
     check(before, after, f'translates "{" ".join(want["source"])}" as "{" ".join(want["output"][:-1])}"')
 
 
+@pytest.mark.python
 def test_bottleneck_names_the_sentence_typed(page, server):
     open_embed(page, server, "bottleneck")
     before = texts(page)

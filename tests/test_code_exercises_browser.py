@@ -97,6 +97,7 @@ def python_ready(page):
     page.wait_for_function("() => window.seqlabs.python.state === 'ready'", timeout=BOOT_MS)
 
 
+@pytest.mark.python
 def test_each_code_exercise_is_solved_with_the_keyboard_alone(page, server):
     page.add_init_script(FAKE_LMS)
     for k, (anchor, (_, code)) in enumerate(SOLUTIONS.items()):
@@ -128,6 +129,7 @@ def test_each_code_exercise_is_solved_with_the_keyboard_alone(page, server):
         assert "cmi.interactions.1.id" not in calls
 
 
+@pytest.mark.python
 def test_a_wrong_solution_gets_a_sentence_naming_the_case_and_a_hint(page, server):
     anchor = "exercise-code-context-vector"
     open_at(page, server, anchor)
@@ -193,6 +195,7 @@ def test_the_draft_survives_a_reload_and_leaving_the_page(page, server):
     assert saved["exercises"][anchor]["code"] == draft + "!"
 
 
+@pytest.mark.python
 def test_the_solution_opens_after_three_failed_checks(page, server):
     anchor = "exercise-code-rnn-step"
     open_at(page, server, anchor)

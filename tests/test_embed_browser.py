@@ -42,6 +42,7 @@ def test_embed_scheme_parameter_and_axe(make_context, server, scheme, expected):
         assert [v["id"] for v in result["violations"]] == [], (lab, result["violations"][:1])
 
 
+@pytest.mark.python
 def test_settings_in_the_embed_address_apply(page, server):
     page.goto(f"{server}/embed/rnn-gradient/?rnn-gradient.steps=25", wait_until="load")
     page.wait_for_function("() => JSON.parse(document.querySelector('figure[data-lab]').dataset.drawn).steps === 25",

@@ -95,6 +95,7 @@ def test_bottleneck_draws_both_measures_per_band_with_the_sentences_behind_each(
     assert page.locator(f"{BOTTLE} fieldset.lab-controls").is_visible()  # holds the sentence box
 
 
+@pytest.mark.python
 def test_cells_read_out_by_keyboard_and_gold_overlay(page, server):
     open_figure(page, server, ALIGN)
     grid = page.locator(f"{ALIGN} svg.heatmap")
@@ -132,6 +133,7 @@ def test_a_new_sentence_translated_in_the_browser_matches_cpython(page, server):
     assert rows.last.locator("td").last.text_content() == f"{want['weights'][-1][-1]:.3f}"
 
 
+@pytest.mark.python
 def test_unknown_words_are_named_next_to_the_box_which_keeps_the_sentence(page, server):
     open_figure(page, server, ALIGN)
     fig = page.locator(ALIGN)
@@ -173,6 +175,7 @@ def test_unknown_words_are_named_next_to_the_box_which_keeps_the_sentence(page, 
     assert right_now(page, ALIGN).startswith(f'The model writes "{translated}"; ')
 
 
+@pytest.mark.python
 def test_a_word_picked_from_the_vocabulary_goes_in_at_the_cursor(page, server):
     open_figure(page, server, BOTTLE)
     fig = page.locator(BOTTLE)
@@ -226,6 +229,7 @@ def test_the_alignment_right_now_agrees_with_the_weights(page, server):
     assert page.locator(f"{ALIGN} fieldset.lab-controls").get_by_label(ALIGN_BOX).is_visible()
 
 
+@pytest.mark.python
 def test_both_models_compare_on_a_typed_sentence(page, server):
     open_figure(page, server, BOTTLE)
     fig = page.locator(BOTTLE)
