@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from seqbuild import models as build_models
-from seqlabs import api, long_gap as lg
+from seqlabs import api, gap_learners as lg, long_gap
 from seqlabs.schema import InputError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -104,7 +104,7 @@ def grid():
     stamp = ROOT / "py" / "seqlabs" / "models" / "long_gap.stamp"
     assert stamp.is_file(), "the long-gap grid has not been built: run `make build`"
     assert stamp.read_text() == build_models.stamp(ROOT, build_models.GAP_SOURCES), "the grid is older than its code"
-    return lg.built_grid()
+    return long_gap.built_grid()
 
 
 def acc(grid, learner, gap):

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from seqbuild.instructors import FIGURE_LABS
-from seqlabs import api, embedding_analogy, long_gap, parallel_steps, rnn_gradient
+from seqlabs import api, embedding_analogy, gap_learners, long_gap, parallel_steps, rnn_gradient
 from seqlabs.trend import BANDS, EXPLODES, trend
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -196,7 +196,7 @@ def test_the_gradient_chart_names_the_gap_of_each_line():
     if grid is None:
         pytest.skip("the long-gap grid is made by the build (seqbuild.models); run a build first")
     g = grid["trace_gap"]
-    other = next(d for d in long_gap.GAPS if d != g)
+    other = next(d for d in gap_learners.GAPS if d != g)
     same, moved = readouts([("long-gap", "traceWhen", [grid, {"gap": g}]),
                             ("long-gap", "traceWhen", [grid, {"gap": other}])])
     assert same == f"during training at D = {g}"

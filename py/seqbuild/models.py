@@ -45,13 +45,13 @@ models.save_report(report, sys.argv[1])
 """
 
 
-GAP_SOURCES = ["long_gap.py", "rnn_gradient.py"]  # long_gap takes orthogonal() and sigmoid() from rnn_gradient
+GAP_SOURCES = ["gap_learners.py", "rnn_gradient.py"]  # the learners take orthogonal() and sigmoid() from rnn_gradient
 GAP_TRAIN = """
 import json, sys
 from seqbuild.models import share
-from seqlabs import long_gap
+from seqlabs import gap_learners
 part, parts = int(sys.argv[1]), int(sys.argv[2])
-json.dump([long_gap.one_run(learner, gap) for learner, gap in share(long_gap.grid_jobs(), parts)[part]], sys.stdout)
+json.dump([gap_learners.one_run(learner, gap) for learner, gap in share(gap_learners.grid_jobs(), parts)[part]], sys.stdout)
 """
 # Relative cost of one time step per learner, for sharing the runs between the two subprocesses.
 GAP_COST = {"elman": 1.0, "attention": 1.3, "lstm": 5.0}
