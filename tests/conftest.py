@@ -40,23 +40,6 @@ Element.prototype.attachShadow = function (init) { return attach.call(this, {...
 """
 
 
-def poll_every(ms: int) -> None:
-    """Playwright's wait_for_function evaluates its condition on every animation frame unless told
-    otherwise, and each frame is work for the page's renderer: about 0.2 core-s per 5 s of waiting
-    on the module page, against 0.02 when polled every 100 ms. The suite's waits are mostly for
-    Python, which needs the cores those frames take. A test may still pass its own polling."""
-    from playwright.sync_api import Frame, Page
-    for cls in (Page, Frame):
-        wait = cls.wait_for_function
-
-        def wait_for_function(self, expression, *, arg=None, timeout=None, polling=ms, _wait=wait):
-            return _wait(self, expression, arg=arg, timeout=timeout, polling=polling)
-        cls.wait_for_function = wait_for_function
-
-
-poll_every(50)
-
-
 def build_lock() -> FileLock:
     """One build at a time: builds share build/ and the trained models in this checkout, and the
     suite runs in parallel workers (pytest-xdist)."""
