@@ -75,8 +75,8 @@ test-profile:
 	$(PY) -m pytest -n $(WORKERS) --dist loadgroup --cpu-profile $(PYTEST_ARGS)
 
 # The first build's training (both translation models, with the long-gap grid in the time they
-# leave: about 80 s on two cores), here so that make test runs it beside npm ci and the test dependencies instead of
-# holding up every worker's first build. A no-op while the weights' stamps match.
+# leave: about 80 s on two cores), here so that make test runs it beside npm ci and the test
+# dependencies instead of holding up every worker's first build. A no-op while the stamps match.
 models: $(VENV)/.site-deps
 	$(PY) -m seqbuild.models
 

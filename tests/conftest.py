@@ -19,10 +19,8 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
-# No host name resolves, so a request that leaves the page's origin (the suite serves on 127.0.0.1)
-# fails in the browser, and OriginGuard lists it.
 # Chromium keeps one --disable-features, the last: Playwright's own list (its chromiumSwitches) is
-# repeated here, then the omnibox's popup. A full Chromium, headless too, loads that popup's WebUI
+# repeated here (playwright==1.65.2), then the omnibox's popup. A full Chromium, headless too, loads that popup's WebUI
 # into a renderer of its own for every window, that is for every test's page: 0.7 of the 1.1
 # core-seconds a blank page cost. Headless, nobody can open it; test_browser.py checks it is gone.
 PLAYWRIGHT_DISABLED_FEATURES = ("AvoidUnnecessaryBeforeUnloadCheckSync,DestroyProfileOnBrowserClose,HttpsUpgrades,"
@@ -30,6 +28,8 @@ PLAYWRIGHT_DISABLED_FEATURES = ("AvoidUnnecessaryBeforeUnloadCheckSync,DestroyPr
                                 "ThirdPartyStoragePartitioning,AvoidCorsURLLoaderRestartOnRedirect,TcpPortRandomizationWin,"
                                 "OptimizationHints,NetworkTimeServiceQuerying,AimEnabled,PreconnectToSearch")
 NO_OMNIBOX_POPUP = "WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup"
+# No host name resolves, so a request that leaves the page's origin (the suite serves on 127.0.0.1)
+# fails in the browser, and OriginGuard lists it.
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
                  f"--disable-features={PLAYWRIGHT_DISABLED_FEATURES},{NO_OMNIBOX_POPUP}"]
@@ -213,7 +213,9 @@ def primed_contexts(browser, server):
 
 
 def guarded_context(browser, server, store_snapshot=False, idle_boot=False, idle_diagrams=False, run_limit_ms=None,
-                    **kwargs):
+                    origins=(), **kwargs):
+    """A context set up as make_context's (see there), whose guard also allows `origins` (a course
+    page or an LMS that frames the site)."""
     context = browser.new_context(**kwargs)
     context.add_init_script(OPEN_SHADOW_ROOTS)
     if not store_snapshot:
@@ -224,7 +226,7 @@ def guarded_context(browser, server, store_snapshot=False, idle_boot=False, idle
         context.add_init_script(NO_IDLE_DIAGRAMS)
     if run_limit_ms is not None:
         context.add_init_script(f"window.seqlabsConfig = {{...window.seqlabsConfig, runLimitMs: {int(run_limit_ms)}}}")
-    guard = OriginGuard(server).watch(context)
+    guard = OriginGuard(server, *origins).watch(context)
     return context, guard
 
 

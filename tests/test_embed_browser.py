@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from conftest import NO_IDLE_BOOT, NO_IDLE_DIAGRAMS, NO_SNAPSHOT_DOWNLOAD, OPEN_SHADOW_ROOTS, OriginGuard, prime_snapshot, serve_directory
+from conftest import guarded_context, prime_snapshot, serve_directory
 from seqbuild import instructors
 
 pytestmark = pytest.mark.browser
@@ -65,10 +65,7 @@ def host_origin(tmp_path, server):
 
 
 def test_cross_origin_sandboxed_iframe_runs_its_lab_and_sizes_itself(browser, server, host_origin):
-    context = browser.new_context()
-    context.add_init_script(NO_SNAPSHOT_DOWNLOAD)
-    context.add_init_script(OPEN_SHADOW_ROOTS)
-    guard = OriginGuard(server, host_origin).watch(context)
+    context, guard = guarded_context(browser, server, idle_boot=True, idle_diagrams=True, origins=(host_origin,))
     page = context.new_page()
     page.goto(f"{host_origin}/course.html", wait_until="load")
     frame = page.frame_locator("#lab")
@@ -125,13 +122,8 @@ def course_page(folder, name: str, body: str) -> str:
 
 
 def course_context(browser, server, host, idle_boot=True):
-    context = browser.new_context(viewport={"width": 1000, "height": 900})
-    context.add_init_script(NO_SNAPSHOT_DOWNLOAD)
-    if not idle_boot:  # (tests/conftest.py)
-        context.add_init_script(NO_IDLE_BOOT)
-        context.add_init_script(NO_IDLE_DIAGRAMS)
-    context.add_init_script(OPEN_SHADOW_ROOTS)
-    context.guard = OriginGuard(server, host).watch(context)
+    context, context.guard = guarded_context(browser, server, idle_boot=idle_boot, idle_diagrams=idle_boot, origins=(host,),
+                                             viewport={"width": 1000, "height": 900})
     return context
 
 

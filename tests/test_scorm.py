@@ -11,7 +11,7 @@ import zipfile
 import pytest
 
 from code_typing import type_code
-from conftest import NO_IDLE_BOOT, NO_IDLE_DIAGRAMS, NO_SNAPSHOT_DOWNLOAD, OPEN_SHADOW_ROOTS, OriginGuard, ROOT, serve_directory
+from conftest import ROOT, guarded_context, serve_directory
 from seqbuild import scorm
 from seqlabs import api
 
@@ -179,14 +179,9 @@ def lms_server(tmp_path):
 
 def open_lms_page(browser, origin):
     """The LMS page in a guarded context of its own: (context, guard, page, page errors, the SCO's frame)."""
-    context = browser.new_context()
-    context.add_init_script(NO_SNAPSHOT_DOWNLOAD)
     # Python starts when an exercise needs it (new numbers, a code check), not on its own when
     # idle: these tests are about what reaches the LMS, and the idle start is tested elsewhere.
-    context.add_init_script(NO_IDLE_BOOT)
-    context.add_init_script(NO_IDLE_DIAGRAMS)
-    context.add_init_script(OPEN_SHADOW_ROOTS)
-    guard = OriginGuard(origin).watch(context)
+    context, guard = guarded_context(browser, origin)
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -540,10 +535,7 @@ def test_a_session_that_has_ended_keeps_the_answers_for_the_next_launch(browser,
     folder, origin = lms_server
     init, commit, finish, _ = CALL_NAMES[version]
     harness(folder, version, path, extra=ENDED.replace("{init}", init).replace("{finish}", finish))
-    context = browser.new_context()
-    context.add_init_script(NO_SNAPSHOT_DOWNLOAD)
-    context.add_init_script(NO_IDLE_BOOT)
-    context.add_init_script(NO_IDLE_DIAGRAMS)
+    context, guard = guarded_context(browser, origin)
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -566,7 +558,7 @@ def test_a_session_that_has_ended_keeps_the_answers_for_the_next_launch(browser,
     page.evaluate(f"() => {SCO}.remove()")
     state = page.evaluate("() => window.lmsState()")
     context.close()
-    assert errors == []
+    assert errors == [] and guard.off_origin == []
     got = interactions(state)
     assert [(i["id"], i["result"]) for i in got] == [("exercise-context-value", "correct")]
     assert lms_raw_of(state, version) == "11"
