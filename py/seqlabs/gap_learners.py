@@ -164,6 +164,12 @@ def lstm_init(rng, forget_bias, n=WIDTH):
     }
 
 
+def gates_of(a, n):
+    """The four gates i, f, o, g of (B, 4n) as views: np.split makes the same arrays at several
+    times the cost, which is a quarter of the LSTM's training time (more in Pyodide)."""
+    return a[:, :n], a[:, n:2 * n], a[:, 2 * n:3 * n], a[:, 3 * n:]
+
+
 def lstm_loss(P, xs, keys):
     n = P["W"].shape[1]
     T, B = xs.shape[:2]
@@ -174,7 +180,7 @@ def lstm_loss(P, xs, keys):
         z = hs[t] @ P["W"].T + inputs[t]
         gates[t, :, :3 * n] = sigmoid(z[:, :3 * n])
         gates[t, :, 3 * n:] = np.tanh(z[:, 3 * n:])
-        i, f, o, g = np.split(gates[t], 4, axis=1)
+        i, f, o, g = gates_of(gates[t], n)
         cs[t + 1] = f * cs[t] + i * g
         tcs[t + 1] = np.tanh(cs[t + 1])
         hs[t + 1] = o * tcs[t + 1]
@@ -188,7 +194,7 @@ def lstm_loss(P, xs, keys):
     dh, dc = dlogits @ P["W_y"], np.zeros((B, n))
     for t in range(T, 0, -1):
         total[t - 1] = dh
-        i, f, o, g = np.split(gates[t - 1], 4, axis=1)
+        i, f, o, g = gates_of(gates[t - 1], n)
         dc = dc + dh * o * (1.0 - tcs[t] ** 2)
         d = dz[t - 1]
         d[:, :n] = dc * g
