@@ -11,7 +11,7 @@ import zipfile
 import pytest
 
 from code_typing import type_code
-from conftest import ROOT, guarded_context, serve_directory
+from conftest import ROOT, guarded_context, prime_snapshot, serve_directory
 from seqbuild import scorm
 from seqlabs import api
 
@@ -177,11 +177,15 @@ def lms_server(tmp_path):
         yield tmp_path, origin
 
 
-def open_lms_page(browser, origin):
-    """The LMS page in a guarded context of its own: (context, guard, page, page errors, the SCO's frame)."""
+def open_lms_page(browser, origin, python=False):
+    """The LMS page in a guarded context of its own: (context, guard, page, page errors, the SCO's frame).
+    python: the learner has opened the package before, so that Python restores from its snapshot."""
     # Python starts when an exercise needs it (new numbers, a code check), not on its own when
-    # idle: these tests are about what reaches the LMS, and the idle start is tested elsewhere.
+    # idle: these tests are about what reaches the LMS; the start itself, from a boot or from the
+    # snapshot, is tested in test_snapshot_browser.py and test_engines.py.
     context, guard = guarded_context(browser, origin)
+    if python:
+        prime_snapshot(context, f"{origin}/content")
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -189,10 +193,10 @@ def open_lms_page(browser, origin):
     return context, guard, page, errors, page.frame_locator("#sco")
 
 
-def run_session(browser, origin, act=None):
+def run_session(browser, origin, act=None, python=False):
     """One launch of the SCO in the LMS page: act(frame) does what the learner does; returns
-    what act returned, the LMS calls and the LMS's CMI data as JSON."""
-    context, guard, page, errors, frame = open_lms_page(browser, origin)
+    what act returned, the LMS calls and the LMS's CMI data as JSON. python: as open_lms_page."""
+    context, guard, page, errors, frame = open_lms_page(browser, origin, python)
     frame.locator(".exercise-summary").wait_for()
     seen = act(frame) if act else None
     # Closing the SCO (the LMS removes its frame) must commit and terminate.
@@ -245,7 +249,7 @@ def test_the_module_reports_to_the_lms_and_restores_answers(browser, package, lm
     version, path = package
     folder, origin = lms_server
     harness(folder, version, path)
-    (seed, want), calls, state = run_session(browser, origin, first_launch)
+    (seed, want), calls, state = run_session(browser, origin, first_launch, python=True)
     values = dict(calls)
     # 4 of 9 exercises done: 44 out of 100, under the mastery score of 80.
     if version == "1.2":
@@ -297,7 +301,7 @@ def test_the_module_reports_to_the_lms_and_restores_answers(browser, package, lm
         assert shown == want["values"]
         assert check(frame, "#exercise-vanishing-fraction", "Largest fraction", "0.0015").startswith("✗")
 
-    _, _, state = run_session(browser, origin, relaunch)
+    _, _, state = run_session(browser, origin, relaunch, python=True)
     assert [i["id"] for i in interactions(state)][-2:] == ["exercise-vanishing-fraction"] * 2
     assert len(interactions(state)) == 5
 
@@ -350,7 +354,7 @@ def test_a_code_exercise_checked_in_the_lms_is_one_interaction_and_its_draft_com
         box.get_by_role("button", name="Check").click()
         frame.locator(f"{ex}[data-state='correct']").wait_for(timeout=60_000)
 
-    _, calls, state = run_session(browser, origin, solve)
+    _, calls, state = run_session(browser, origin, solve, python=True)
     got = interactions(state)
     assert [i["id"] for i in got] == ["exercise-code-context-vector"] * 2
     response, wrong = ("student_response", "wrong") if version == "1.2" else ("learner_response", "incorrect")

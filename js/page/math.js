@@ -37,22 +37,28 @@ export function inkWidth(display) {
   return Math.max(...pieces.map((r) => r.right)) - Math.min(...pieces.map((r) => r.left));
 }
 
-function fitDisplay(box) {
-  const display = box.querySelector(".katex-display");
-  if (!display) return;
-  display.style.fontSize = "";
-  const cs = getComputedStyle(display);
-  const room = box.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
-  const width = inkWidth(display);
-  if (room > 0 && width > room) display.style.fontSize = `${Math.max(MIN_SCALE, Math.floor((room / width) * 1000) / 1000)}em`;
+// Every display at once, in three passes: unset, measure, set. Measuring one display right after
+// setting another would make the browser lay out the whole page again for each of them.
+function fitDisplaysIn(root) {
+  const displays = [...root.querySelectorAll("div.arithmatex")]
+    .map((box) => ({ box, display: box.querySelector(".katex-display") }))
+    .filter(({ display }) => display);
+  for (const { display } of displays) display.style.fontSize = "";
+  const sizes = displays.map(({ box, display }) => {
+    const cs = getComputedStyle(display);
+    const room = box.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+    const width = inkWidth(display);
+    return room > 0 && width > room ? `${Math.max(MIN_SCALE, Math.floor((room / width) * 1000) / 1000)}em` : "";
+  });
+  displays.forEach(({ display }, i) => { if (sizes[i]) display.style.fontSize = sizes[i]; });
 }
 
 // The page's displays now (instant navigation swaps the page under the same listeners).
-const fitAll = () => document.querySelectorAll("div.arithmatex").forEach(fitDisplay);
+const fitAll = () => fitDisplaysIn(document);
 let watching = false;
 
 function fitDisplays(root) {
-  root.querySelectorAll("div.arithmatex").forEach(fitDisplay);
+  fitDisplaysIn(root);
   if (watching) return;
   watching = true;
   // A column changes width with the window. (A ResizeObserver on the boxes would see the
