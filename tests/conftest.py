@@ -203,13 +203,15 @@ def make_context(browser, server):
 
 
 @pytest.fixture(scope="session")
-def primed_contexts(browser, server):
-    """Contexts whose snapshot is stored, one per set of `python` mark keywords, kept for the
-    worker's whole run: priming costs a page load and a 50 MB store, and a test only needs it done."""
+def shared_pages(browser):
+    """One context and one page per kind of `page` (plain, or primed for each set of `python` mark
+    keywords), lent to one test after another for the worker's whole run. A new context and page
+    cost a test about 0.45 core-seconds more than a navigation in a page already open, and priming
+    a context costs a page load and a 50 MB store."""
     made = {}
     yield made
-    for context, _ in made.values():
-        context.close()
+    for shared in made.values():
+        shared.context.close()
 
 
 def guarded_context(browser, server, store_snapshot=False, idle_boot=False, idle_diagrams=False, run_limit_ms=None,
@@ -230,50 +232,102 @@ def guarded_context(browser, server, store_snapshot=False, idle_boot=False, idle
     return context, guard
 
 
-def forget_the_test(context, server) -> bool:
-    """Clears what a test left in a shared context (its pages, its saved answers); false when the
-    context is no longer as primed (a service worker, or a snapshot marked refused or gone)."""
-    probe = context.new_page()
-    cdp = context.new_cdp_session(probe)
-    cdp.send("Storage.clearDataForOrigin", {"origin": server, "storageTypes": "local_storage,cookies"})
-    cdp.detach()
-    from engines import snapshot_store
-    probe.goto(f"{server}/assets/snapshot/manifest.json")
-    keys = probe.evaluate(snapshot_store.KEYS)
-    for p in context.pages:
-        p.close()
-    return not context.service_workers and len(keys) == 1 and not keys[0].endswith("?refused")
+# What a test may change on the page it was lent that a navigation does not undo: a page so
+# changed is closed after the test, and the next test gets a new one.
+PAGE_STATE = ("add_init_script", "route", "route_from_har", "expose_function", "expose_binding", "set_viewport_size",
+              "emulate_media", "set_extra_http_headers", "once", "add_locator_handler", "set_default_timeout",
+              "set_default_navigation_timeout")
+
+
+class SharedPage:
+    """A context and its page, lent to one test at a time and cleared between tests (see `page`)."""
+
+    def __init__(self, context, guard, primed: bool):
+        self.context, self.guard, self.primed = context, guard, primed
+        self.page = None
+
+    def lend(self):
+        if self.page is None or self.page.is_closed():
+            self.page = self.context.new_page()
+        page = self.page
+        page.kept_state, page.listeners = False, []
+
+        def changes_state(name):
+            method = getattr(type(page), name)
+
+            def marked(*args, **kwargs):
+                page.kept_state = True
+                return method(page, *args, **kwargs)
+            return marked
+        for name in PAGE_STATE:
+            setattr(page, name, changes_state(name))
+
+        def on(event, f):  # a listener is taken off after the test, so the page stays as it was
+            page.listeners.append((event, f))
+            type(page).on(page, event, f)
+        page.on = on
+        self.guard.requests.clear()
+        self.guard.off_origin.clear()
+        page.guard = self.guard
+        return page
+
+    def take_back(self, server) -> bool:
+        """Clears what the test left (its other pages, its storage, its listeners); false when the
+        context is no longer as it was lent (a service worker, or a primed snapshot refused or gone)."""
+        page = self.page
+        for name in (*PAGE_STATE, "on"):
+            page.__dict__.pop(name, None)
+        if not page.is_closed():
+            for event, f in page.listeners:
+                page.remove_listener(event, f)
+        for other in self.context.pages:
+            if other is not page:
+                other.close()
+        if page.is_closed() or page.kept_state:
+            if not page.is_closed():
+                page.close()
+            page = self.page = self.context.new_page()
+        try:
+            # A file of the origin: there this tab's sessionStorage is cleared and the snapshot's
+            # keys are read.
+            page.goto(f"{server}/assets/snapshot/manifest.json")
+            page.evaluate("() => sessionStorage.clear()")
+            page.mouse.move(0, 0)  # where a new page's pointer is: no hover left for the next test
+            cdp = self.context.new_cdp_session(page)
+            kinds = "local_storage,cookies" if self.primed else "all"  # a primed context keeps its snapshot
+            cdp.send("Storage.clearDataForOrigin", {"origin": server, "storageTypes": kinds})
+            cdp.detach()
+            if not self.primed:
+                return not self.context.service_workers
+            from engines import snapshot_store
+            keys = page.evaluate(snapshot_store.KEYS)
+        except Exception:  # a page that will not leave (a dialog, a hung script) is lent no more
+            return False
+        return not self.context.service_workers and len(keys) == 1 and not keys[0].endswith("?refused")
 
 
 @pytest.fixture
-def page(make_context, primed_contexts, browser, server, request):
-    """A page in a context of its own. A test marked `python` computes in Python but is not about
-    its start: its Python restores from the snapshot, as on a repeat visit (the start itself is
-    tested in test_snapshot_browser.py and test_engines.py). Such tests share a primed context,
-    cleared between them. The mark's keywords go to the context, e.g.
+def page(shared_pages, browser, server, request):
+    """A page for one test, in a context shared with the worker's other tests and cleared between
+    them, as after a reader closed the site's tabs: what a test stored is gone, what the browser
+    cached is not. A test about a first visit, or one that needs a context of its own, uses
+    make_context. A test marked `python` computes in Python but is not about its start: its Python
+    restores from the snapshot, as on a repeat visit (the start itself is tested in
+    test_snapshot_browser.py and test_engines.py). The mark's keywords go to the context, e.g.
     @pytest.mark.python(run_limit_ms=1000)."""
     marker = request.node.get_closest_marker("python")
-    if not marker:
-        context, guard = make_context()
-        p = context.new_page()
-        p.guard = guard
-        yield p
-        return
-    key = repr(sorted(marker.kwargs.items()))
-    if key not in primed_contexts:
-        context, guard = guarded_context(browser, server, **marker.kwargs)
-        prime_snapshot(context, server)
-        primed_contexts[key] = context, guard
-    context, guard = primed_contexts[key]
-    guard.requests.clear()
-    guard.off_origin.clear()
-    p = context.new_page()
-    p.guard = guard
-    yield p
-    off_origin = list(guard.off_origin)
-    if not forget_the_test(context, server):
-        del primed_contexts[key]
-        context.close()
+    key = repr(sorted(marker.kwargs.items())) if marker else None
+    if key not in shared_pages:
+        context, guard = guarded_context(browser, server, **(marker.kwargs if marker else {}))
+        if marker:
+            prime_snapshot(context, server)
+        shared_pages[key] = SharedPage(context, guard, primed=bool(marker))
+    shared = shared_pages[key]
+    yield shared.lend()
+    off_origin = list(shared.guard.off_origin)
+    if not shared.take_back(server):
+        del shared_pages[key]
+        shared.context.close()
     assert off_origin == [], f"requests left the page's origin: {off_origin}"
 
 
