@@ -86,12 +86,20 @@ class FilesOnlyHandler(QuietHandler):
         return super().send_head()
 
 
+class Server(http.server.ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        """A page that leaves mid-download (a test moving on, as a reader closing a tab) breaks its
+        connection; that is no error of the test's. Anything else is printed as usual."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 @contextlib.contextmanager
 def serve_directory(directory: Path, files_only=False):
     """A static server for `directory` on 127.0.0.1, on a port of its own; yields its origin.
     files_only: serve as an LMS does (FilesOnlyHandler), not as a web host does."""
     handler = functools.partial(FilesOnlyHandler if files_only else QuietHandler, directory=str(directory))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    httpd = Server(("127.0.0.1", 0), handler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     try:
         yield f"http://127.0.0.1:{httpd.server_port}"
