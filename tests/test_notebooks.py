@@ -183,6 +183,19 @@ def figure_labs() -> set[str]:
     return set(re.findall(r'<figure\b[^>]*\bdata-lab="([a-z0-9-]+)"', text))
 
 
+def test_the_wheels_front_page_example_runs_as_written(capsys):
+    """The example in the wheel's README, run as a reader pastes it: it names every lab, and the
+    first lab answers its first example."""
+    readme = wheel.project_files(ROOT)["README.md"]
+    code = readme.split("```python\n", 1)[1].split("```", 1)[0]
+    exec(code, {})
+    names, settings, keys = capsys.readouterr().out.splitlines()
+    first = next(iter(api.LABS))
+    assert names == str(sorted(api.LABS))
+    assert settings == str([p.name for p in api.LABS[first].SCHEMA])
+    assert keys == str(sorted(api.call(first, api.LABS[first].EXAMPLES[0])))
+
+
 def test_every_lab_with_a_figure_has_a_notebook_and_the_offline_copy_holds_them(site_dir):
     assert set(notebooks.LABS) == figure_labs()
     shipped = {p.name for p in (site_dir / "notebooks").iterdir()}

@@ -1,5 +1,6 @@
-// A small "is Python running in my browser?" box: computes sigma_max of a seeded random
-// matrix with numpy in the worker and shows it, or says in one sentence why it could not.
+// A small "is Python running in my browser?" box: calls the lab its markup names (data-lab, with
+// data-n and data-seed) in the worker and shows the sigma_max it returns, or says in one sentence
+// why it could not.
 import { python } from "./pyclient.js";
 
 function mount(box) {
@@ -11,7 +12,7 @@ function mount(box) {
     status.textContent = "Python is loading in your browser…";
     try {
       const n = Number(box.dataset.n), seed = Number(box.dataset.seed);
-      const result = await python.call("spectral-norm", { n, seed });
+      const result = await python.call(box.dataset.lab, { n, seed });
       output.textContent = result.sigma_max.toFixed(12);
       output.dataset.value = String(result.sigma_max);
       status.textContent = "Python is ready: numpy computed this in your browser.";

@@ -1,4 +1,4 @@
-// View for embedding-analogy: words as points in a 2-D PCA picture, the arrow a -> b, and,
+// Word vectors as points in a 2-D PCA picture, the arrow a -> b, and,
 // once revealed, the same arrow copied to start at c. Before the reveal the reader can mark a
 // guess with the pointer, or with the arrow keys when the plot has focus. It is drawn for the
 // width it has: square on a phone, wider than tall on a larger screen.

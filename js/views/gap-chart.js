@@ -1,7 +1,7 @@
-// Views for long-gap: accuracy after training against the gap D, one series per learner with
-// chance marked; and the gradient norms at the first and the last step during training, on a log
-// axis. A run retrained in the browser is drawn over the built grid as a ringed point and a
-// thicker line. They only draw what they are given, for the width they have.
+// Two charts of learners on a task with a gap: accuracy after training against the gap D, one
+// series per learner with chance marked; and the gradient norms at the first and the last step
+// during training, on a log axis. A run retrained in the browser is drawn over the built grid as
+// a ringed point and a thicker line. They only draw what they are given, for the width they have.
 import { axisBottom, axisLeft, format, line, max, min, scaleLinear, scaleLog, symbolCircle, symbolSquare, symbolTriangle } from "d3";
 import { createFrame, createSeries, drawSeries, tickCount } from "./chart-frame.js";
 

@@ -1,4 +1,4 @@
-// View for rnn-gradient: gradient norm against distance on a log axis, with the bound
+// Gradient norm against distance on a log axis, with the bound
 // sigma_max^(T-t) and a reference at 1. It only draws what it is given, for the width it has.
 import { axisBottom, axisLeft, format, line, max, min, pointer, scaleLinear, scaleLog } from "d3";
 import { createFrame, tickCount } from "./chart-frame.js";

@@ -1,4 +1,4 @@
-// View for bahdanau-alignment: attention weights as a grid, source across the top and output
+// Attention weights as a grid, source across the top and output
 // down the side, shaded with cividis (perceptually uniform, readable with colour-vision
 // deficiencies, on light and dark). The focused, pointed-at or touched cell is read out in words.
 // Marks drawn over the cells (gold alignment, cursor) are a light line on a dark halo, so that

@@ -1,5 +1,5 @@
-// View for the bottleneck figure: one measure of translation quality against source length, a
-// point per length band (at its middle) for each model.
+// A line chart of one measure of translation quality against source length, a point per
+// length band (at its middle) for each model.
 import { axisBottom, axisLeft, scaleLinear, symbolCircle, symbolSquare } from "d3";
 import { createFrame, createSeries, drawSeries, tickCount } from "./chart-frame.js";
 

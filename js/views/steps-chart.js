@@ -1,4 +1,4 @@
-// View for parallel-steps: one quantity of an RNN layer and of one self-attention layer against
+// One quantity of an RNN layer and of one self-attention layer against
 // sequence length N. The caller says which row fields to plot, the axis title, and whether the
 // quantity spans decades (log scale) or is drawn as it is (linear, from 0).
 import { axisBottom, axisLeft, format, max, min, scaleLinear, scaleLog, symbolCircle, symbolSquare } from "d3";

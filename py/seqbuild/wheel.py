@@ -55,8 +55,11 @@ returns a JSON-able dict. The site runs the same code in the browser through Pyo
 
 ```python
 from seqlabs import api
-result = api.call("rnn-gradient", {{"sigma_max": 1.1, "steps": 40}})
-print(result["norms"][-1])
+print(sorted(api.LABS))                   # every lab, by name
+name, lab = next(iter(api.LABS.items()))
+print([p.name for p in lab.SCHEMA])       # its settings, each with a default, a range and a label
+result = api.call(name, lab.EXAMPLES[0])  # one of the settings it is tested with
+print(sorted(result))                     # what it returns, a JSON-able dict
 ```
 
 The trained English-French models of the translation labs are included. Version {version}.
