@@ -95,10 +95,12 @@ class Server(http.server.ThreadingHTTPServer):
 
 
 @contextlib.contextmanager
-def serve_directory(directory: Path, files_only=False):
+def serve_directory(directory: Path, files_only=False, handler_class=None):
     """A static server for `directory` on 127.0.0.1, on a port of its own; yields its origin.
-    files_only: serve as an LMS does (FilesOnlyHandler), not as a web host does."""
-    handler = functools.partial(FilesOnlyHandler if files_only else QuietHandler, directory=str(directory))
+    files_only: serve as an LMS does (FilesOnlyHandler), not as a web host does;
+    handler_class: another handler still (e.g. test_phone_wait_browser.py's slow one)."""
+    handler_class = handler_class or (FilesOnlyHandler if files_only else QuietHandler)
+    handler = functools.partial(handler_class, directory=str(directory))
     httpd = Server(("127.0.0.1", 0), handler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     try:

@@ -2,16 +2,13 @@
 told next to the control that was used, in real bytes, and until Python answers the chart is
 marked as showing the earlier settings, so no readout contradicts a control. Served by a server
 that sends every file at a capped rate, as a mobile network does."""
-import functools
-import http.server
 import json
 import re
-import threading
 import time
 
 import pytest
 
-from conftest import QuietHandler, guarded_context
+from conftest import QuietHandler, guarded_context, serve_directory
 from test_phone_browser import IN_VIEW, TWO_FRAMES
 
 pytestmark = pytest.mark.browser
@@ -36,18 +33,10 @@ class SlowHandler(QuietHandler):
                 time.sleep(ahead)
 
 
-class SlowServer(http.server.ThreadingHTTPServer):
-    def handle_error(self, request, client_address):
-        pass  # a page closed mid-download breaks its pipe; that is not the test's failure
-
-
 @pytest.fixture(scope="module")
 def slow_server(site_dir):
-    httpd = SlowServer(("127.0.0.1", 0), functools.partial(SlowHandler, directory=str(site_dir)))
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_port}"
-    httpd.shutdown()
-    httpd.server_close()
+    with serve_directory(site_dir, handler_class=SlowHandler) as origin:
+        yield origin
 
 
 @pytest.fixture
