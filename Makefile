@@ -98,5 +98,10 @@ lms: build $(VENV)/.lms-deps chromium
 clean:
 	rm -rf site build dist
 
-bench: setup $(VENV)/.test-deps chromium
+# Lighthouse (bench/package.json) is the bench's own: make test never installs it.
+bench/node_modules/.installed: bench/package.json bench/package-lock.json
+	PUPPETEER_SKIP_DOWNLOAD=1 npm ci --prefix bench --no-audit --no-fund --loglevel=error
+	touch $@
+
+bench: setup $(VENV)/.test-deps chromium bench/node_modules/.installed
 	$(PY) bench/run.py

@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "py"))
 from seqbuild.instructors import FIGURE_LABS  # noqa: E402
-LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
+LIGHTHOUSE = ROOT / "bench" / "node_modules" / ".bin" / "lighthouse"  # make bench installs it
 CHROMIUM = "/usr/bin/chromium"
 CATEGORIES = ["performance", "accessibility", "best-practices", "seo"]
 # Every page of the site: the figures' embed pages come from the one list of them.
