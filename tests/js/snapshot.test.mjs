@@ -155,9 +155,13 @@ test("a stored snapshot is read back whole, a refusal keeps it from being read o
     await store.put(`${assets}snapshot/seqlabs-old.snap`, new Uint8Array(4).buffer);  // an earlier build's
     assert.equal((await storeSnapshot(assets)).status, "stored");
     assert.deepEqual(await store.keys(), [`${assets}snapshot/seqlabs-y.snap`]);  // the old one is gone
+    assert.ok((await store.get(`${assets}snapshot/seqlabs-y.snap`)) instanceof Blob);  // read off the thread
     assert.equal((await storeSnapshot(assets)).status, "present");
     const hit = await cachedSnapshot(assets);
     assert.deepEqual(new Uint8Array(hit.bytes), image);
+    // An image an earlier version stored as an ArrayBuffer is read back too.
+    await store.put(`${assets}snapshot/seqlabs-y.snap`, image.slice().buffer);
+    assert.deepEqual(new Uint8Array((await cachedSnapshot(assets)).bytes), image);
     await refuseSnapshot(assets, manifest, "the table did not match");
     assert.equal(await cachedSnapshot(assets), null);
     requested.length = 0;
