@@ -74,9 +74,9 @@ test-profile:
 	$(MAKE) --no-print-directory -j3 setup $(VENV)/.test-deps engines models
 	$(PY) -m pytest -n $(WORKERS) --dist loadgroup --cpu-profile $(PYTEST_ARGS)
 
-# The first build's training (both translation models, with the long-gap grid in the time they
-# leave: about 80 s on two cores), here so that make test runs it beside npm ci and the test
-# dependencies instead of holding up every worker's first build. A no-op while the stamps match.
+# The first build's training (what the labs declare as TRAINED: about 80 s on two cores), here so
+# that make test runs it beside npm ci and the test dependencies instead of holding up every
+# worker's first build. A no-op while the stamps match.
 models: $(VENV)/.site-deps
 	$(PY) -m seqbuild.models
 

@@ -14,14 +14,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "py"))
 from engines import drivers  # noqa: E402
 from engines.site_server import SiteServer  # noqa: E402
 from page_scripts import CHANGE, OPTIONS, TIME_PYTHON_CALLS  # noqa: E402
+from seqlabs import api  # noqa: E402
 
 ENGINES = ["firefox", "webkit"]
 REPS = int(os.environ.get("BENCH_ENGINE_REPS", 3))
-LAB_PAGE = "embed/rnn-gradient/"
-LAB = "rnn-gradient"
+LAB = api.PROBE  # the lab whose light embed page start-up is measured on
+LAB_PAGE = f"embed/{LAB}/"
 STORE = "async () => { const p = window.seqlabs.python; p.storeSnapshotWhenIdle(); return (await p.snapshotStore).status; }"
 PAINTED = f"() => performance.getEntriesByName('lab:{LAB}:painted').length > 0"
 BOOTED_FROM = "() => window.seqlabs.python.bootedFrom"

@@ -26,6 +26,7 @@ MODULE = '''"""decay-curve: the size of a product of k equal factors, lambda^k."
 import numpy as np
 
 from .schema import Param, validate
+from .trained import Trained
 
 NAME = "decay-curve"
 EMBED = {"title": "A product of equal factors", "tab": "Decay", "height": 900}
@@ -55,6 +56,12 @@ def run(params: dict) -> dict:
 
 def now_facts(result: dict) -> list:
     return [f"After {result['params']['steps']} steps"]
+
+
+# Something the build makes once per change of this file: the sizes at two rates, one job each.
+TRAINED = Trained("decay_curve", "the decay curves", ("decay_curve.py",), jobs=lambda: [0.5, 0.9],
+                  run=lambda rate: powers(rate, 3).tolist(), cost=lambda rate: 1.0,
+                  finish=lambda sizes, seconds: {"rates": [0.5, 0.9], "sizes": sizes})
 '''
 
 VIEW = '''// decay-curve: the sizes lambda^k, one list item per step.
@@ -153,6 +160,17 @@ def test_its_view_draws_it_on_its_embed_page(project, browser):
         finally:
             context.close()
         assert guard.off_origin == []
+
+
+def test_what_it_declares_for_the_build_to_train_is_trained_alone(project):
+    """Its TRAINED is trained by the copy's build; what the parent trained is reused as it was."""
+    models = project / "py" / "seqlabs" / "models"
+    built = json.loads((models / "decay_curve.json").read_text())
+    assert built == {"rates": [0.5, 0.9], "sizes": [[1.0, 0.5, 0.25, 0.125], [1.0, 0.9, 0.81, 0.7290000000000001]]}
+    assert (models / "decay_curve.stamp").is_file()
+    parent = ROOT / "py" / "seqlabs" / "models"
+    for made in parent.glob("*.json"):
+        assert (models / made.name).read_bytes() == made.read_bytes(), made.name
 
 
 def test_cpython_answers_it_through_the_api(project):

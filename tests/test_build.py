@@ -3,12 +3,14 @@ import html
 import json
 import re
 import shutil
+import sys
 import zipfile
 
 import pytest
 
 from conftest import ROOT
-from seqbuild import bundle, instructors, vendor
+from seqbuild import bundle, instructors, models as build_models, vendor
+from seqlabs import api
 
 # Ways a file makes the browser fetch something by itself (plain <a href> links are fine).
 FETCHING = [
@@ -140,3 +142,35 @@ def test_an_embed_declaration_missing_a_part_is_named(monkeypatch):
     monkeypatch.setattr(rnn_gradient, "EMBED", {"title": "Gradients", "tab": "Gradients"})
     with pytest.raises(ValueError, match=r"^The lab rnn-gradient's EMBED has no height: it needs a title, a tab and a height\.$"):
         instructors.figure_declarations()
+
+
+def test_what_the_labs_declare_for_the_build_to_train_is_found_and_shared_by_cost():
+    """seqbuild.models trains what the labs' modules declare (TRAINED), with nothing named there:
+    every declaration has JSON-able jobs, each with a cost, and the jobs are shared between the
+    two cores dearest first, each to the lighter part."""
+    declared = build_models.declared()
+    assert declared and len({t.name for t in declared}) == len(declared)
+    for trained in declared:
+        jobs = trained.jobs()
+        assert jobs and json.loads(json.dumps(jobs)) == [list(j) if isinstance(j, tuple) else j for j in jobs]
+        assert all(trained.cost(job) > 0 for job in jobs), trained.name
+        assert all((ROOT / "py" / "seqlabs" / source).is_file() for source in trained.sources), trained.name
+    assert build_models.share(["a", "b", "c", "d", "e"], [5, 4, 3, 2, 2]) == [["a", "d", "e"], ["b", "c"]]
+
+
+def test_a_training_declaration_of_the_wrong_kind_is_named(monkeypatch):
+    module = sys.modules[build_models.declared()[0].run.__module__]
+    monkeypatch.setattr(module, "TRAINED", {"name": "x"})
+    where = f"py/{module.__name__.replace('.', '/')}.py"
+    with pytest.raises(TypeError, match=rf"^TRAINED in {re.escape(where)} is not a seqlabs\.trained\.Trained\.$"):
+        build_models.declared()
+
+
+def test_one_lab_is_the_probe_and_a_second_one_is_refused():
+    """The tests and the bench watch Python start on the embed page of the lab that says PROBE."""
+    assert api.PROBE in instructors.FIGURE_LABS and api.find_probe(api.LABS) == api.PROBE
+    other = next(name for name in api.LABS if name != api.PROBE)
+    with pytest.raises(TypeError, match=r"^Exactly one lab must declare PROBE = True, and 2 do \("):
+        api.find_probe({**api.LABS, other: type("Probe", (), {"PROBE": True})})
+    with pytest.raises(TypeError, match=r"^Exactly one lab must declare PROBE = True, and 0 do \(none\)\.$"):
+        api.find_probe({other: api.LABS[other]})

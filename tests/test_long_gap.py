@@ -103,7 +103,7 @@ def test_bad_settings_are_refused_with_a_sentence(params, words):
 def grid():
     stamp = ROOT / "py" / "seqlabs" / "models" / "long_gap.stamp"
     assert stamp.is_file(), "the long-gap grid has not been built: run `make build`"
-    assert stamp.read_text() == build_models.stamp(ROOT, build_models.GAP_SOURCES), "the grid is older than its code"
+    assert stamp.read_text() == build_models.stamp(ROOT, long_gap.TRAINED.sources), "the grid is older than its code"
     return long_gap.built_grid()
 
 

@@ -25,7 +25,7 @@ import pytest
 from nbclient import NotebookClient
 
 from conftest import ROOT
-from seqbuild import notebooks, wheel
+from seqbuild import models as build_models, notebooks, wheel
 from seqlabs import api
 
 WHEEL = wheel.wheel_name(ROOT)
@@ -153,10 +153,12 @@ def test_the_wheel_is_a_real_wheel_of_seqlabs_and_its_models(site_dir):
         assert listed[name][1:] == [f"sha256={digest}", str(len(data))], name
     # The package, every module and the trained models, byte for byte; nothing of the build.
     pkg = ROOT / "py" / "seqlabs"
-    for source in [*pkg.glob("*.py"), *pkg.glob("models/*.npz"), pkg / "models" / "report.json"]:
+    trained = [pkg / "models" / f"{t.name}.json" for t in build_models.declared()]
+    assert trained
+    for source in [*pkg.glob("*.py"), *pkg.glob("models/*.npz"), *trained]:
         assert contents[f"seqlabs/{source.relative_to(pkg).as_posix()}"] == source.read_bytes(), source.name
     assert all(n.startswith(("seqlabs/", f"{dist}/")) for n in names)
-    assert "seqlabs/models/stamp" not in names
+    assert not any(n.endswith(".stamp") for n in names)
 
 
 def test_the_wheel_is_reproducible_and_rebuilt_only_when_its_inputs_change(site_dir, tmp_path):

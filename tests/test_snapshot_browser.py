@@ -15,7 +15,7 @@ from seqlabs import api
 from seqlabs.schema import validate
 
 pytestmark = pytest.mark.browser
-LAB = "#lab-rnn-gradient"
+LAB = f"#lab-{api.PROBE}"
 # Every lab's EXAMPLES (seqlabs.api), in the order the labs are found: the snapshot, offline and
 # cross-engine tests make these calls and hold the answers against CPython's.
 CASES = [(name, params) for name, lab in api.LABS.items() for params in lab.EXAMPLES]
@@ -32,7 +32,7 @@ def manifest(site_dir):
 def start_python(page, server, goto=True):
     """Opens the light embed page of one lab (unless told not to) and starts Python there."""
     if goto:
-        page.goto(f"{server}/embed/rnn-gradient/", wait_until="load")
+        page.goto(f"{server}/embed/{api.PROBE}/", wait_until="load")
         page.wait_for_selector(f"{LAB}[data-drawn]")
     page.evaluate("() => window.seqlabs.python.start()")
     page.wait_for_function("() => window.seqlabs.python.state === 'ready'", timeout=90_000)
@@ -71,7 +71,7 @@ def test_first_visit_boots_then_stores_it_and_a_restore_computes_the_same(make_c
     page = context.new_page()
     snapshot_requests = []
     context.on("request", lambda r: "/assets/snapshot/" in r.url and snapshot_requests.append((time.time() * 1000, r.url)))
-    page.goto(f"{server}/embed/rnn-gradient/", wait_until="load")
+    page.goto(f"{server}/embed/{api.PROBE}/", wait_until="load")
     page.wait_for_selector(f"{LAB}[data-drawn]")
     page.evaluate("""() => window.seqlabs.python.addEventListener('state', (e) => {
         if (e.detail.state === 'ready') window.__readyAt = performance.timeOrigin + performance.now(); })""")
@@ -100,11 +100,11 @@ STORE = """() => {
 
 
 def test_a_damaged_snapshot_falls_back_is_not_used_again_and_the_lab_works(page, server, site_dir):
-    page.goto(f"{server}/embed/rnn-gradient/", wait_until="load")
+    page.goto(f"{server}/embed/{api.PROBE}/", wait_until="load")
     page.evaluate(snapshot_store.STORE_DAMAGED, [f"/assets/snapshot/{manifest(site_dir)['file']}"])
     assert start_python(page, server) == "boot"
-    got = page.evaluate("() => window.seqlabs.python.call('rnn-gradient', {})")
-    assert got["params"] == api.call("rnn-gradient")["params"]
+    got = page.evaluate("(lab) => window.seqlabs.python.call(lab, {})", api.PROBE)
+    assert got["params"] == api.call(api.PROBE)["params"]
     page.wait_for_function(f"async () => ({snapshot_store.KEYS})().then((k) => k.some((u) => u.endsWith('?refused')))")
     assert not any(u.endswith(".snap") for u in cached_urls(page))  # the damaged copy is gone, and stays gone
     assert page.evaluate(STORE) == "skipped"
@@ -116,7 +116,7 @@ def test_a_new_build_replaces_the_old_snapshot(make_context, server, site_dir):
     m = manifest(site_dir)
     context, _ = make_context(store_snapshot=True)
     page = context.new_page()
-    page.goto(f"{server}/embed/rnn-gradient/", wait_until="load")
+    page.goto(f"{server}/embed/{api.PROBE}/", wait_until="load")
     assert page.evaluate(STORE) == "stored"
     new = dict(m, stamp="0" * 12, file=f"seqlabs-{'0' * 12}.snap")
     context.route("**/assets/snapshot/manifest.json", lambda route: route.fulfill(json=new))
@@ -130,7 +130,7 @@ def test_a_new_build_replaces_the_old_snapshot(make_context, server, site_dir):
 
 
 def test_two_restores_draw_different_numbers(page, server):
-    page.goto(f"{server}/embed/rnn-gradient/", wait_until="load")
+    page.goto(f"{server}/embed/{api.PROBE}/", wait_until="load")
     assert page.evaluate(STORE) == "stored"
     page.evaluate("() => window.seqlabs.python.cancel()")  # a start the page began meanwhile was without it
     draws = []
@@ -194,7 +194,7 @@ def test_an_image_this_browser_cannot_use_is_never_downloaded_nor_read(make_cont
                            "tableStart": m["engine"]["tableStart"]}, m["engine"]
     context, _ = make_context(store_snapshot=True)
     page = context.new_page()
-    page.goto(f"{server}/embed/rnn-gradient/", wait_until="load")
+    page.goto(f"{server}/embed/{api.PROBE}/", wait_until="load")
     assert page.evaluate(STORE) == "stored"  # an earlier, compatible build's file
     unusable = dict(m, engine=dict(m["engine"], funcrefIdentity=False))
     context.route("**/assets/snapshot/manifest.json", lambda route: route.fulfill(json=unusable))
@@ -207,8 +207,8 @@ def test_an_image_this_browser_cannot_use_is_never_downloaded_nor_read(make_cont
     assert snap_requests == []
     assert not any("snapshot not used" in line for line in console), console
     assert not any(u.endswith("?refused") for u in cached_urls(page))  # no restore was tried, so none failed
-    got = page.evaluate("() => window.seqlabs.python.call('rnn-gradient', {})")
-    assert got["params"] == api.call("rnn-gradient")["params"]
+    got = page.evaluate("(lab) => window.seqlabs.python.call(lab, {})", api.PROBE)
+    assert got["params"] == api.call(api.PROBE)["params"]
 
 
 def test_an_image_made_with_jspi_is_not_downloaded_where_the_page_has_none(make_context, server, site_dir):
@@ -220,7 +220,7 @@ def test_an_image_made_with_jspi_is_not_downloaded_where_the_page_has_none(make_
     page = context.new_page()
     snap_requests = []
     context.on("request", lambda r: ".snap" in r.url and snap_requests.append(r.url))
-    page.goto(f"{server}/embed/rnn-gradient/", wait_until="load")
+    page.goto(f"{server}/embed/{api.PROBE}/", wait_until="load")
     outcome = page.evaluate("""async () => {
         window.seqlabs.python.storeSnapshotWhenIdle();
         return window.seqlabs.python.snapshotStore; }""")
@@ -235,14 +235,14 @@ def test_a_restore_that_times_out_is_refused_and_the_usual_boot_still_works(make
     context, _ = make_context(store_snapshot=True)
     context.add_init_script("window.seqlabsConfig = {...window.seqlabsConfig, snapshotTimeoutMs: 1}")
     page = context.new_page()
-    page.goto(f"{server}/embed/rnn-gradient/", wait_until="load")
+    page.goto(f"{server}/embed/{api.PROBE}/", wait_until="load")
     assert page.evaluate(STORE) == "stored"
     page.evaluate("() => window.seqlabs.python.cancel()")
     console = []
     page.on("console", lambda msg: console.append(msg.text))
     assert start_python(page, server, goto=False) == "boot"
-    got = page.evaluate("() => window.seqlabs.python.call('rnn-gradient', {})")
-    assert got["params"] == api.call("rnn-gradient")["params"]
+    got = page.evaluate("(lab) => window.seqlabs.python.call(lab, {})", api.PROBE)
+    assert got["params"] == api.call(api.PROBE)["params"]
     page.wait_for_function(f"async () => ({snapshot_store.KEYS})().then((k) => k.some((u) => u.endsWith('?refused')))")
     assert not any(u.endswith(".snap") for u in cached_urls(page))
     assert any("took over 0.001 s" in line for line in console), console

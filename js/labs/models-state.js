@@ -1,5 +1,5 @@
 // The translation model a reader retrained in this page, shared by the figures that translate:
-// declared once here, so the alignment and bottleneck figures always use the same one.
+// declared once here, so every such figure always uses the same one.
 const listeners = new Set();
 let retrained = null;   // {model, info} or null for the model built into the site
 

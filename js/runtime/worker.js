@@ -132,7 +132,7 @@ ready.then(
   (err) => postMessage({ type: "failed", message: String(err?.message ?? err) }),
 );
 
-// Large data (the trained translation weights) is fetched only for a page whose labs use it:
+// Large data (weights the build trained) is fetched only for a page whose labs use it:
 // while Python boots when the page says so (preload), else when a lab first asks for it.
 const assetsLoading = new Map();
 function unpackAsset(name) {

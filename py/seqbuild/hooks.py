@@ -30,7 +30,7 @@ def on_config(config):
     bundle.boot_bytes(ROOT)
     # Never fails the build: without a verified snapshot the site ships without one.
     snapshot.ensure(ROOT, enabled=config["extra"].get("snapshot", True) is not False)
-    models.ensure(ROOT)  # before labdata: the translation labs' default results need the weights
+    models.ensure(ROOT)  # before labdata: a lab's default result may need what the build trains
     _labs.clear()
     _labs.update(labdata.load(ROOT))
     # After the models (the wheel carries them) and the lab data (the notebooks use the schemas).

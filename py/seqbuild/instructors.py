@@ -123,16 +123,16 @@ MODELS = Path(__file__).resolve().parents[1] / "seqlabs" / "models"
 
 
 def trained_facts() -> dict:
-    """Numbers the text quotes from what the build trained (seqbuild.models), so that a sentence
-    cannot claim what this build's BLAS kernels did not give: the long-gap grid's LSTM at the
-    longest gap lands anywhere from about 88% to 100% from one machine to the next."""
-    grid = MODELS / "long_gap.json"  # beside seqlabs, wherever the docs are built from
-    if not grid.is_file():  # trained by make build's first step; a page that asks without it stops the build
-        return {}
-    runs = json.loads(grid.read_text())["runs"]
-    longest = max(r["gap"] for r in runs)
-    lstm = next(r["accuracy"] for r in runs if r["learner"] == "lstm" and r["gap"] == longest)
-    return {"long_gap_longest": str(longest), "long_gap_lstm_longest": f"{lstm:.1%}".replace(".0%", "%")}
+    """Numbers the text quotes from what the build trained (seqbuild.models): each declaration's
+    facts of its models/<name>.json (seqlabs.trained)."""
+    from seqbuild.models import declared
+    found = {}
+    for trained in declared():
+        built = MODELS / f"{trained.name}.json"  # beside seqlabs, wherever the docs are built from
+        # trained by make build's first step; a page that asks without it stops the build
+        if trained.facts is not None and built.is_file():
+            found.update(trained.facts(json.loads(built.read_text())))
+    return found
 
 
 def facts(docs: Path, extra: dict | None = None) -> dict:

@@ -22,7 +22,7 @@ json.dump({name: {"schema": api.schema(name),
 
 def source_hash(root: Path) -> str:
     h = hashlib.sha256()
-    # the stamps of what the build trains (the translation models, the long-gap grid) stand for it
+    # the stamps of what the build trains for the labs (seqbuild.models) stand for it
     files = sorted((root / "py" / "seqlabs").rglob("*.py")) + sorted((root / "py" / "seqlabs" / "models").glob("*stamp"))
     for path in files:
         h.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())

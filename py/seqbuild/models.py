@@ -1,148 +1,167 @@
-"""Train the site's translation models once per change of their code or settings.
+"""Train what the labs declare (a lab module's TRAINED, seqlabs.trained) once per change of its code.
 
-The stamp is a hash of the files that define the data, the model and the training; while it
-matches, the weights in py/seqlabs/models/ are reused. The two models train at the same time in
-two subprocesses (one core each), so the build waits for the slower one only, and always runs the
-current code under `mkdocs serve`. A third subprocess scores both on the test sentences, with
-sacrebleu for BLEU (a build-time dependency only: the browser never computes BLEU).
-
-The long-gap lab's grid (three learners at six gaps) is trained the same way, under a stamp of
-its own: two subprocesses share its runs, balanced by their expected cost.
+A declaration's stamp is a hash of its source files; while it matches, its files in
+py/seqlabs/models/ are reused. The jobs of every stale declaration are pooled and shared between
+two subprocesses of one core each, dearest first, each to the less loaded one. As soon as all
+of a declaration's jobs are in, a third subprocess makes its models/<name>.json from them
+(`finish`) while the others train on. Everything that imports seqlabs runs in a subprocess, so
+that `mkdocs serve` always trains the current code.
 """
 import json
 import hashlib
 import os
+import queue
 import subprocess
 import sys
+import tempfile
+import threading
 import time
 import zipfile
 from pathlib import Path
 
-SOURCES = ["seq2seq.py", "translation.py", "translation_corpus.py", "models.py"]
-TRAIN = """
-import json, sys
-from seqlabs import models, translation
-name = sys.argv[1]
-params, log = translation.train_default(name)
-models.save_weights(name, params)
-(models.HERE / f"{name}.log.json").write_text(json.dumps(log))
-print(f"trained the {name} model: {log['steps']} steps in {log['seconds']} s", file=sys.stderr)
+PLAN = """
+import json
+from seqbuild.models import declared
+print(json.dumps([{"name": t.name, "title": t.title, "sources": list(t.sources), "in_browser": t.in_browser,
+                   "jobs": (jobs := t.jobs()), "costs": [t.cost(job) for job in jobs]} for t in declared()]))
 """
-EVALUATE = """
+WORK = """
 import json, sys
-import sacrebleu
-from seqlabs import models, translation
-
-def bleu(outputs, references):
-    # the words are the tokens already: no re-tokenising
-    return round(sacrebleu.corpus_bleu(outputs, [references], tokenize="none").score, 2)
-
-names = list(translation.NAMES)
-logs = {n: json.loads((models.HERE / f"{n}.log.json").read_text()) for n in names}
-report = translation.evaluate_default({n: models.load(n) for n in names}, logs, bleu=bleu)
-report["build_seconds"] = float(sys.argv[2])  # both models, side by side
-models.save_report(report, sys.argv[1])
+from seqbuild.models import declared
+trained = {t.name: t for t in declared()}
+for name, i, job in json.load(sys.stdin):
+    print(json.dumps([name, i, trained[name].run(job)]), flush=True)
 """
-
-
-GAP_SOURCES = ["gap_learners.py", "rnn_gradient.py"]  # the learners take orthogonal() and sigmoid() from rnn_gradient
-GAP_TRAIN = """
+FINISH = """
 import json, sys
-from seqbuild.models import share
-from seqlabs import gap_learners
-part, parts = int(sys.argv[1]), int(sys.argv[2])
-json.dump([gap_learners.one_run(learner, gap) for learner, gap in share(gap_learners.grid_jobs(), parts)[part]], sys.stdout)
+from pathlib import Path
+from seqbuild.models import declared
+name, results, seconds = sys.argv[1], Path(sys.argv[2]), float(sys.argv[3])
+done = {t.name: t for t in declared()}[name].finish(json.loads(results.read_text()), seconds)
+print(json.dumps(done))
 """
-# Relative cost of one time step per learner, for sharing the runs between the two subprocesses.
-GAP_COST = {"elman": 1.0, "attention": 1.3, "lstm": 5.0}
 ONE_CORE = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
 
 
-def stamp(root: Path, sources=SOURCES) -> str:
+def declared() -> list:
+    """Every TRAINED of the modules that declare labs, each once, by name."""
+    from seqlabs import api
+    from seqlabs.trained import Trained
+    found = {}
+    for lab in api.LABS.values():
+        module = sys.modules[lab.__module__] if isinstance(lab, type) else lab
+        trained = getattr(module, "TRAINED", None)
+        if trained is None:
+            continue
+        if not isinstance(trained, Trained):
+            raise TypeError(f"TRAINED in py/{module.__name__.replace('.', '/')}.py is not a seqlabs.trained.Trained.")
+        found[trained.name] = trained
+    return [found[name] for name in sorted(found)]
+
+
+def stamp(root: Path, sources) -> str:
     h = hashlib.sha256()
     for name in sources:
         h.update((root / "py" / "seqlabs" / name).read_bytes())
     return h.hexdigest()[:16]
 
 
-def train(root: Path, want: str) -> None:
-    """Both models at once, then their report; the stamp is written last, so an interrupted
-    build trains again."""
-    py = root / "py"
-    start = time.perf_counter()
-    jobs = [subprocess.Popen([sys.executable, "-c", TRAIN, name], cwd=py, env=ONE_CORE)
-            for name in ("plain", "attention")]
-    failed = [job.args[-1] for job in jobs if job.wait() != 0]
-    if failed:
-        raise SystemExit(f"Training the {' and '.join(failed)} translation model failed; see the error above.")
-    seconds = round(time.perf_counter() - start, 1)
-    print(f"trained both translation models in {seconds} s", file=sys.stderr)
-    subprocess.run([sys.executable, "-c", EVALUATE, want, str(seconds)], cwd=py, check=True)
-
-
 def is_current(stamp_file: Path, want: str) -> bool:
     return stamp_file.is_file() and stamp_file.read_text() == want
 
 
-def share(jobs, parts=2):
-    """The runs split into parts of about equal cost: the dearest first, each to the lightest part."""
+def share(jobs: list, costs: list, parts=2) -> list:
+    """The jobs split into parts of about equal cost: the dearest first, each to the lightest part."""
     loads, out = [0.0] * parts, [[] for _ in range(parts)]
-    for learner, gap in sorted(jobs, key=lambda j: -GAP_COST[j[0]] * (j[1] + 2)):
+    for job, cost in sorted(zip(jobs, costs), key=lambda jc: -jc[1]):
         k = loads.index(min(loads))
-        out[k].append([learner, gap])
-        loads[k] += GAP_COST[learner] * (gap + 2)
+        out[k].append(job)
+        loads[k] += cost
     return out
 
 
-def start_gap_grid(root: Path) -> tuple[float, list]:
-    """The long-gap grid's two subprocesses of one core each, at a lower priority: they mostly take
-    the core-time the translation models leave (the shorter model ends about 20 s before the
-    other). Measured alone: 80 s for all of it instead of 100, the models' timed steps about 8 %
-    longer."""
-    return time.perf_counter(), [
-        subprocess.Popen([sys.executable, "-c", GAP_TRAIN, str(part), "2"], cwd=root / "py", env=ONE_CORE,
-                         stdout=subprocess.PIPE, text=True, preexec_fn=lambda: os.nice(10)) for part in range(2)]
+def lines_of(process, into: queue.Queue) -> None:
+    for line in process.stdout:
+        into.put(line)
+    into.put(None)
 
 
-def finish_gap_grid(root: Path, want: str, started: tuple[float, list]) -> None:
-    """Collects the grid's runs; the stamp is written last."""
-    models_dir = root / "py" / "seqlabs" / "models"
-    start, jobs = started
-    outputs = [job.communicate()[0] for job in jobs]
-    if any(job.returncode != 0 for job in jobs):
-        raise SystemExit("Training the long-gap grid failed; see the error above.")
-    runs = [run for out in outputs for run in json.loads(out)]
-    seconds = round(time.perf_counter() - start, 1)
-    print(f"trained the long-gap grid ({len(runs)} runs) in {seconds} s", file=sys.stderr)
+def train(root: Path, stale: list) -> None:
+    """Trains every stale declaration; each one's stamp is written last, so an interrupted build
+    trains it again."""
+    py, models_dir = root / "py", root / "py" / "seqlabs" / "models"
     models_dir.mkdir(exist_ok=True)
-    (models_dir / "long_gap.json").write_text(json.dumps({"runs": runs, "build_seconds": seconds}))
-    (models_dir / "long_gap.stamp").write_text(want)
+    print(f"Training {' and '.join(t['title'] for t in stale)} (first build only)…", file=sys.stderr)
+    pool = [(t["name"], i, job) for t in stale for i, job in enumerate(t["jobs"])]
+    parts = [p for p in share(pool, [c for t in stale for c in t["costs"]]) if p]
+    start = time.perf_counter()
+    lines, workers, finishing = queue.Queue(), [], []
+    results = {t["name"]: {} for t in stale}
+    try:
+        for part in parts:
+            worker = subprocess.Popen([sys.executable, "-c", WORK], cwd=py, env=ONE_CORE, stdin=subprocess.PIPE,
+                                      stdout=subprocess.PIPE, text=True)
+            workers.append(worker)
+            worker.stdin.write(json.dumps(part))
+            worker.stdin.close()
+            threading.Thread(target=lines_of, args=(worker, lines), daemon=True).start()
+        for t in stale:
+            if not t["jobs"]:
+                finishing.append(start_finish(py, t, [], start))
+        ended = 0
+        while ended < len(workers):
+            line = lines.get()
+            if line is None:
+                ended += 1
+                continue
+            name, i, result = json.loads(line)
+            results[name][i] = result
+            t = next(t for t in stale if t["name"] == name)
+            if len(results[name]) == len(t["jobs"]):
+                finishing.append(start_finish(py, t, [results[name][k] for k in range(len(t["jobs"]))], start))
+        unfinished = [t["title"] for t in stale if len(results[t["name"]]) < len(t["jobs"])]
+        if any(worker.wait() != 0 for worker in workers) or unfinished:
+            raise SystemExit(f"Training {' and '.join(unfinished) or 'failed'} failed; see the error above.")
+        for t, process, seconds, scratch in finishing:
+            out = process.communicate()[0]
+            Path(scratch).unlink(missing_ok=True)
+            if process.returncode != 0:
+                raise SystemExit(f"Making models/{t['name']}.json failed; see the error above.")
+            (models_dir / f"{t['name']}.json").write_text(out)
+            (models_dir / f"{t['name']}.stamp").write_text(t["stamp"])
+            print(f"trained {t['title']} in {seconds} s", file=sys.stderr)
+    except BaseException:
+        for process in workers + [f[1] for f in finishing]:
+            process.kill()  # no orphans training on after a failed or interrupted build
+        raise
+
+
+def start_finish(py: Path, t: dict, results: list, start: float) -> tuple:
+    seconds = round(time.perf_counter() - start, 1)
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as scratch:
+        json.dump(results, scratch)
+    process = subprocess.Popen([sys.executable, "-c", FINISH, t["name"], scratch.name, str(seconds)], cwd=py,
+                               env=ONE_CORE, stdout=subprocess.PIPE, text=True)
+    return t, process, seconds, scratch.name
 
 
 def ensure(root: Path) -> Path:
-    """Trains what its stamp says is stale, both trainings at once; returns the zip of the
-    weights for the browser."""
+    """Trains what its stamp says is stale; returns the zip of the weights (and of the JSON the
+    declarations ship to the browser) for the browser."""
     models_dir = root / "py" / "seqlabs" / "models"
-    gap_want, want = stamp(root, GAP_SOURCES), stamp(root)
-    gap_grid = None
-    if not is_current(models_dir / "long_gap.stamp", gap_want):
-        print("Training the long-gap grid: 3 learners at 6 gaps (first build only, under a minute)…", file=sys.stderr)
-        gap_grid = start_gap_grid(root)
-    try:
-        if not is_current(models_dir / "stamp", want):
-            print("Training the translation models (first build only, about two minutes)…", file=sys.stderr)
-            train(root, want)
-    except BaseException:
-        for job in gap_grid[1] if gap_grid else []:
-            job.kill()  # no orphans training on after a failed or interrupted build
-        raise
-    if gap_grid:
-        finish_gap_grid(root, gap_want, gap_grid)
+    plan = json.loads(subprocess.run([sys.executable, "-c", PLAN], cwd=root / "py", env=ONE_CORE, check=True,
+                                     stdout=subprocess.PIPE, text=True).stdout)
+    for t in plan:  # the code as it is now: a change made while it trains trains again next time
+        t["stamp"] = stamp(root, t["sources"])
+    stale = [t for t in plan if not is_current(models_dir / f"{t['name']}.stamp", t["stamp"])]
+    if stale:
+        train(root, stale)
     out = root / "build" / "assets" / "seqlabs-models.zip"
     out.parent.mkdir(parents=True, exist_ok=True)
+    shipped = {f"{t['name']}.json" for t in plan if t["in_browser"]}
     with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as zf:  # npz is compressed already
         for path in sorted(models_dir.glob("*")):
-            if path.suffix == ".npz" or path.name == "report.json":
+            if path.suffix == ".npz" or path.name in shipped:
                 info = zipfile.ZipInfo(f"seqlabs/models/{path.name}", date_time=(2024, 1, 1, 0, 0, 0))
                 zf.writestr(info, path.read_bytes())
     return out

@@ -2,7 +2,7 @@
 installs the very code that draws the figure, trained models included.
 
 A real wheel, made by pip and setuptools (PEP 517) from a generated project that holds only the
-seqlabs package and what it reads at run time: the translation models that `models.ensure` trains.
+seqlabs package and what it reads at run time: what `models.ensure` trains for the labs.
 It is built without network (no build isolation: setuptools is pinned with the site's own
 dependencies), with every timestamp set by SOURCE_DATE_EPOCH so the same inputs give the same
 bytes, and cached under build/wheel/ by a hash of those inputs, so a warm build does not rebuild it.
@@ -18,9 +18,9 @@ from importlib.metadata import version as installed_version
 from pathlib import Path
 
 NAME = "seqlabs"
-# What seqlabs opens at run time: the weights and the report on the test sentences (models.py),
-# and the long-gap lab's grid (long_gap.py).
-PACKAGE_DATA = ["models/*.npz", "models/report.json", "models/long_gap.json"]
+# What seqlabs opens at run time: the weights and each declaration's JSON that the build trained
+# (seqlabs.trained, seqbuild.models).
+PACKAGE_DATA = ["models/*.npz", "models/*.json"]
 # 2024-01-01, the date the lab zip uses too; an epoch set by the caller wins.
 DEFAULT_EPOCH = "1704067200"
 
@@ -32,7 +32,7 @@ build-backend = "setuptools.build_meta"
 [project]
 name = "{name}"
 version = "{version}"
-description = "The numpy code behind the labs of Sequences Before Transformers, with its trained translation models."
+description = "The numpy code behind the labs of Sequences Before Transformers, with the models its build trained."
 readme = "README.md"
 requires-python = ">=3.11"
 dependencies = ["numpy>=1.26"]
@@ -62,7 +62,7 @@ result = api.call(name, lab.EXAMPLES[0])  # one of the settings it is tested wit
 print(sorted(result))                     # what it returns, a JSON-able dict
 ```
 
-The trained English-French models of the translation labs are included. Version {version}.
+What the build trained for the labs (weights, and the runs some figures draw) is included. Version {version}.
 """
 
 

@@ -54,7 +54,19 @@ def find_labs() -> dict:
 
 LABS = find_labs()
 
-__all__ = ["InputError", "LABS", "call", "call_json", "schema"]
+
+def find_probe(labs: dict) -> str:
+    """The lab that says PROBE = True: its light embed page is where the tests and the bench
+    watch Python start, and its first EXAMPLES entry is the call they make there."""
+    probes = [name for name, lab in labs.items() if getattr(lab, "PROBE", False)]
+    if len(probes) != 1:
+        raise TypeError(f"Exactly one lab must declare PROBE = True, and {len(probes)} do ({', '.join(probes) or 'none'}).")
+    return probes[0]
+
+
+PROBE = find_probe(LABS)
+
+__all__ = ["InputError", "LABS", "PROBE", "call", "call_json", "schema"]
 
 
 def lab(name: str):

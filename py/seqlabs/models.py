@@ -27,11 +27,6 @@ def save_weights(name: str, params: dict) -> None:
     np.savez_compressed(weights_path(name), **{k: v.astype(np.float32) for k, v in params.items()})
 
 
-def save_report(report: dict, stamp: str) -> None:
-    (HERE / "report.json").write_text(json.dumps(report))
-    (HERE / "stamp").write_text(stamp)
-
-
 def version(name: str) -> int:
     """Changes whenever the weights file is rewritten; MissingModels while it is absent."""
     path = weights_path(name)
@@ -56,7 +51,8 @@ def _read(path: Path, mtime_ns: int) -> dict:
 
 
 def report() -> dict:
-    path = HERE / "report.json"
+    """The translation models' report on the test sentences (translation_labs.TRAINED)."""
+    path = HERE / "translation.json"
     if not path.is_file():
         raise MissingModels(ARCHIVE)
     return json.loads(path.read_text())

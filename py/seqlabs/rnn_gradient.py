@@ -13,6 +13,8 @@ NAME = "rnn-gradient"  # the lab's name: seqlabs.api finds it by NAME, SCHEMA an
 # Its figure's own page, embed/rnn-gradient/: the title, the tab of its snippet on the instructors' page
 # and its height in px in a frame 800 px wide (tests/test_embed_browser.py measures it).
 EMBED = {"title": "Vanishing and exploding gradients in an RNN", "tab": "Gradients", "height": 1710}
+# Its embed page is light and draws from the build at once: where start-up is tested and measured.
+PROBE = True
 # The settings `make bench` changes to time a redraw (bench/run.py, lab_changes).
 REDRAWS = [{"param": "sigma_max", "values": [round(0.8 + 0.01 * i, 2) for i in range(20)]}]
 SCHEMA = [

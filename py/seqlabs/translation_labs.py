@@ -6,11 +6,13 @@ that sees the source only through the encoder's final state.
 import functools
 import itertools
 import re
+import sys
 
 import numpy as np
 
 from . import models, seq2seq, translation as tr, translation_corpus as tc
 from .schema import InputError, Param, validate
+from .trained import Trained
 
 MAX_TEXT = 400
 
@@ -267,6 +269,36 @@ def training_summary(report: dict) -> dict:
         **{k: {"steps": report[k]["steps"], "seconds": report[k]["seconds"], "final_loss": report[k]["final_loss"],
                "curriculum": s[k]["curriculum"]} for k in tr.NAMES},
     }
+
+
+# --- what the build trains for these labs: both models, then their report (seqbuild.models) --
+
+def train_shipped(name: str) -> dict:
+    """One of the models the labs ship, trained with the site's settings and saved; its log."""
+    params, log = tr.train_default(name)
+    models.save_weights(name, params)
+    print(f"trained the {name} model: {log['steps']} steps in {log['seconds']} s", file=sys.stderr)
+    return log
+
+
+def shipped_report(logs: list, seconds: float) -> dict:
+    """Both models on the test sentences. BLEU comes from sacrebleu, a build-time dependency only:
+    the browser reads the report and never computes BLEU."""
+    import sacrebleu
+
+    def bleu(outputs, references):  # the words are the tokens already: no re-tokenising
+        return round(sacrebleu.corpus_bleu(outputs, [references], tokenize="none").score, 2)
+    names = list(tr.NAMES)
+    report = tr.evaluate_default({n: models.load(n) for n in names}, dict(zip(names, logs)), bleu=bleu)
+    return {**report, "build_seconds": seconds}  # both models, side by side
+
+
+# Core-seconds each model's training takes on the build machine, to share the build's two cores.
+TRAINING_COST = {"plain": 45.0, "attention": 41.0}
+TRAINED = Trained("translation", "the translation models",
+                  ("seq2seq.py", "translation.py", "translation_corpus.py", "models.py"),
+                  jobs=lambda: list(tr.NAMES), run=train_shipped, cost=TRAINING_COST.__getitem__,
+                  finish=shipped_report, in_browser=True)
 
 
 class Bottleneck:
