@@ -1,7 +1,9 @@
 """Shared fixtures: one strict build of the site, a static server on 127.0.0.1 and Chromium."""
 import contextlib
 import functools
+import gzip
 import http.server
+import io
 import os
 import shutil
 import subprocess
@@ -86,6 +88,39 @@ class FilesOnlyHandler(QuietHandler):
         return super().send_head()
 
 
+class PagesHandler(QuietHandler):
+    """As GitHub Pages serves the site: text gzipped for a client that accepts it, and every
+    response with Cache-Control: max-age=600 (../shared/notes/engines.md). Phone performance is
+    measured against this, not against a server that compresses nothing."""
+    TEXT = {".html", ".css", ".js", ".mjs", ".json", ".svg", ".xml", ".txt", ".map", ".webmanifest"}
+
+    def send_head(self):
+        path = self.translate_path(self.path)
+        if os.path.isdir(path) and self.path.split("?")[0].endswith("/"):
+            path = os.path.join(path, "index.html")
+        accepts = "gzip" in self.headers.get("Accept-Encoding", "")
+        if not (accepts and os.path.isfile(path) and os.path.splitext(path)[1] in self.TEXT):
+            return super().send_head()
+        body = gzipped(path, os.stat(path).st_mtime_ns)
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(path))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Vary", "Accept-Encoding")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        return io.BytesIO(body)
+
+    def end_headers(self):
+        self.send_header("Cache-Control", "max-age=600")
+        super().end_headers()
+
+
+@functools.lru_cache(maxsize=512)
+def gzipped(path: str, mtime_ns: int) -> bytes:
+    with open(path, "rb") as f:
+        return gzip.compress(f.read(), 6)
+
+
 class Server(http.server.ThreadingHTTPServer):
     def handle_error(self, request, client_address):
         """A page that leaves mid-download (a test moving on, as a reader closing a tab) breaks its
@@ -98,6 +133,7 @@ class Server(http.server.ThreadingHTTPServer):
 def serve_directory(directory: Path, files_only=False, handler_class=None):
     """A static server for `directory` on 127.0.0.1, on a port of its own; yields its origin.
     files_only: serve as an LMS does (FilesOnlyHandler), not as a web host does;
+    handler_class=PagesHandler: serve as GitHub Pages does (gzip, max-age=600);
     handler_class: another handler still (e.g. test_phone_wait_browser.py's slow one)."""
     handler_class = handler_class or (FilesOnlyHandler if files_only else QuietHandler)
     handler = functools.partial(handler_class, directory=str(directory))

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import NO_SNAPSHOT_DOWNLOAD, OriginGuard, ROOT, build_site, guarded_context, serve_directory
+from conftest import NO_SNAPSHOT_DOWNLOAD, OriginGuard, PagesHandler, ROOT, build_site, guarded_context, serve_directory
 from seqbuild import instructors, package
 
 WORKFLOW = ROOT / ".github" / "workflows" / "pages.yml"
@@ -147,3 +147,31 @@ def test_instructors_snippets_keep_the_placeholder_from_a_file(browser, site_dir
     assert note.is_visible() and "cannot load a lab from your disk" in note.text_content()
     assert page.locator('[data-site="served"]').is_hidden()
     context.close()
+
+
+def test_the_pages_like_server_gzips_text_and_says_how_long_to_cache(site_dir):
+    """make bench measures phones against this server (conftest.PagesHandler), so it must serve as
+    GitHub Pages does: text gzipped when the client accepts it, everything else as is, and every
+    response cacheable for 600 s."""
+    import gzip
+    import urllib.request
+
+    def get(origin, path, gzip_ok=True):
+        request = urllib.request.Request(f"{origin}/{path}", headers={"Accept-Encoding": "gzip"} if gzip_ok else {})
+        with urllib.request.urlopen(request) as response:
+            return response.headers, response.read()
+
+    snap = next((site_dir / "assets" / "snapshot").glob("*.snap"), None)
+    with serve_directory(site_dir, handler_class=PagesHandler) as origin:
+        for path, file in [("module/", "module/index.html"), ("assets/js/main.js", "assets/js/main.js"),
+                           ("stylesheets/site.css", "stylesheets/site.css")]:
+            headers, body = get(origin, path)
+            assert headers["Content-Encoding"] == "gzip" and headers["Cache-Control"] == "max-age=600", path
+            assert gzip.decompress(body) == (site_dir / file).read_bytes(), path
+            headers, body = get(origin, path, gzip_ok=False)
+            assert headers["Content-Encoding"] is None and body == (site_dir / file).read_bytes(), path
+        wasm = "assets/vendor/pyodide/pyodide.asm.wasm"
+        for path in [wasm] + ([snap.relative_to(site_dir).as_posix()] if snap else []):
+            headers, body = get(origin, path)
+            assert headers["Content-Encoding"] is None and headers["Cache-Control"] == "max-age=600", path
+            assert body == (site_dir / path).read_bytes(), path
