@@ -27,6 +27,9 @@ LAB_PAGE = f"embed/{LAB}/"
 STORE = "async () => { const p = window.seqlabs.python; p.storeSnapshotWhenIdle(); return (await p.snapshotStore).status; }"
 PAINTED = f"() => performance.getEntriesByName('lab:{LAB}:painted').length > 0"
 BOOTED_FROM = "() => window.seqlabs.python.bootedFrom"
+TIMINGS = "() => window.seqlabs.python.startTimings"
+# A restore's steps, in the order they end (js/runtime/worker.js): ms from the worker's start.
+STEPS = ("read", "checked", "runtime", "restored")
 
 
 def summary(samples):
@@ -98,7 +101,7 @@ def visits(engine, server, changes):
         b.goto(LAB_PAGE)
         drivers.wait(b.driver, PAINTED, 60)
         repeat = change(b, changes, LAB, values_of(b, changes, LAB)[0])["frame"]
-        return first, repeat, stored, b.eval(BOOTED_FROM), b.driver.version
+        return first, repeat, stored, b.eval(BOOTED_FROM), b.driver.version, b.eval(TIMINGS) or {}
 
 
 def redraws(engine, server, changes, n):
@@ -113,6 +116,17 @@ def redraws(engine, server, changes, n):
             out[key] = {"drawn": summary([r["drawn"] for r in runs]),
                         "python": summary(b.eval("() => window.__pythonMs")[n:])}
     return out
+
+
+def restore_steps(timings: list[dict]) -> dict:
+    """Median ms at which each step of the restores ended, and the median time each step took
+    after the one before (the image's check runs beside the runtime's load)."""
+    done = [t for t in timings if all(k in t for k in STEPS)]
+    if not done:
+        return {}
+    at = {k: statistics.median(t[k] for t in done) for k in STEPS}
+    return {"at_ms": at, "read_ms": at["read"], "runtime_ms": at["runtime"] - at["read"],
+            "restore_ms": at["restored"] - at["runtime"], "check_ends_ms": at["checked"]}
 
 
 def engine_rows(site: Path, changes: dict, n_changes: int) -> dict:
@@ -130,6 +144,7 @@ def engine_rows(site: Path, changes: dict, n_changes: int) -> dict:
             row = {"version": runs[0][4], "floor, cold": cold, "floor, warm": summary([f[1] for f in floors]),
                    "first visit": summary([r[0] for r in runs]), "repeat visit": summary([r[1] for r in runs]),
                    "repeat booted from": sorted({r[3] for r in runs}), "snapshot stored": sorted({r[2] for r in runs}),
+                   "repeat visit steps": restore_steps([r[5] for r in runs]),
                    "redraws": redraws(engine, server, changes, n_changes)}
             for key in ["first visit", "repeat visit"]:
                 row[key]["ratio_to_floor"] = round(row[key]["median_ms"] / cold["median_ms"], 3)
@@ -161,6 +176,12 @@ def markdown(rows: dict, target_redraw: float) -> list[str]:
         lines.append(f"| {engine} {r['version']} | {r['floor, cold']['median_ms']} | {r['floor, warm']['median_ms']} | "
                      f"{f['median_ms']} ({f['ratio_to_floor']}) | {rep['median_ms']} ({rep['ratio_to_floor']}, {rep['ratio_to_first']}) | "
                      f"{', '.join(r['repeat booted from'])} | {'met' if ok else '**missed**'} |")
+    lines += ["", "| engine: repeat visit's restore | image read ms | Pyodide's JS ms | restore ms | check ends at ms |",
+              "|---|---:|---:|---:|---:|"]
+    for engine, r in rows.items():
+        st = r.get("repeat visit steps") or {}
+        if st:
+            lines.append(f"| {engine} | {st['read_ms']} | {st['runtime_ms']} | {st['restore_ms']} | {st['check_ends_ms']} |")
     lines += ["", f"| engine: control change → redrawn | drawn p50 ms | drawn p95 ms | Python round trip p50 / p95 | target p95 ≤ {target_redraw} ms |",
               "|---|---:|---:|---:|---|"]
     for engine, r in rows.items():

@@ -219,10 +219,11 @@ def open_lab_page(browser_or_context, origin: str, path: str, lab: str, changes:
     spec = changes[lab]
     value = first_value(changes, page, lab)[0]
     ready = page.evaluate(CHANGE, {"lab": lab, "control": spec["control"], "event": spec["event"], "value": value})
+    steps = page.evaluate(other_engines.TIMINGS) or {}
     page.close()
     if not persistent:
         ctx.close()
-    return painted, ready["frame"]
+    return painted, ready["frame"], steps
 
 
 def redraws(browser, origin: str, key: str, changes: dict) -> dict[str, list[float]]:
@@ -392,7 +393,8 @@ def run_all(site: Path) -> dict:
         for path, lab in SNAPSHOT_PAGES.items():
             runs = [open_lab_page(ctx, origin, path, lab, changes, True, snapshot=True) for _ in range(REPS)]
             pages[path]["warm + snapshot"] = {"first_paint": summary([r[0] for r in runs]),
-                                              "lab_ready": summary([r[1] for r in runs])}
+                                              "lab_ready": summary([r[1] for r in runs]),
+                                              "restore_steps": other_engines.restore_steps([r[2] for r in runs])}
         ctx.close()
     engines = other_engines.engine_rows(site, changes, CHANGES)
     scores = lighthouse_as_pages_serves(site)
@@ -452,6 +454,13 @@ def markdown(report: dict) -> str:
             lines.append(f"| {path} ({lab}) | {temp} | {fp['median_ms']} ({fp['ratio_to_floor']}) | "
                          f"{lr['median_ms']} ({lr['ratio_to_floor']}) | "
                          f"{verdict(ok[0], 'paint')} / {verdict(ok[1], f'ready (≤ {ready_target})')} |")
+    steps = {path: page["warm + snapshot"]["restore_steps"] for path, page in r["pages"].items()
+             if page.get("warm + snapshot", {}).get("restore_steps")}
+    if steps:
+        lines += ["", "| chromium: repeat visit's restore | image read ms | Pyodide's JS ms | restore ms | check ends at ms |",
+                  "|---|---:|---:|---:|---:|"]
+        lines += [f"| {path} | {st['read_ms']} | {st['runtime_ms']} | {st['restore_ms']} | {st['check_ends_ms']} |"
+                  for path, st in steps.items()]
     lines += ["", f"| lab: control change → redrawn | changes | drawn p50 | drawn p95 | of which Python round trip p50 / p95 | next frame p50 / p95 | target p95 ≤ {t['redraw_p95_ms']} ms (worst {t['redraw_worst_ms']}) |",
               "|---|---|---:|---:|---:|---:|---|"]
     for lab, parts in r["labs"].items():

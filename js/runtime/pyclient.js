@@ -35,6 +35,7 @@ export class PythonClient extends EventTarget {
     this.preloads = new Set();
     this.state = "idle";        // idle | loading | ready | failed
     this.bootedFrom = null;     // "snapshot" | "boot", once ready
+    this.startTimings = null;   // where the start's time went, in ms (worker.js), once ready
     this.download = null;       // {loaded, total} bytes of the start's download, while it runs
   }
 
@@ -62,6 +63,7 @@ export class PythonClient extends EventTarget {
         if (data.type === "ready") {
           clearTimeout(timer);
           this.bootedFrom = data.from;
+          this.startTimings = data.timings ?? null;
           this.setState("ready");
           resolve();
           if (data.from === "boot" && this.storeSnapshot) this.storeSnapshotWhenIdle();
