@@ -62,22 +62,14 @@ def gru_step(xw, h, U):
     return (1.0 - z) * h + z * n, z, r, n
 
 
-def gru_step_backward(dh_new, h, z, r, n, U, slopes):
-    """dL/dh' (B,H) -> dL/dxw (B,3H), dL/dh (B,H). slopes = gate_slopes(z, r, n) of this step;
-    dU is summed later from all steps at once."""
+def gru_step_backward(dh_new, h, z, r, n, U):
+    """dL/dh' (B,H) -> dL/dxw (B,3H), dL/dh (B,H). dU is summed later from all steps at once."""
     H = h.shape[1]
-    omz, omr, omn2 = slopes
-    da_n = dh_new * z * omn2
+    da_n = dh_new * z * (1.0 - n * n)
     drh = da_n @ U[:, 2 * H:].T
-    da_zr = np.concatenate([dh_new * (n - h) * z * omz, drh * h * r * omr], axis=1)
-    dh = dh_new * omz + drh * r + da_zr @ U[:, :2 * H].T
+    da_zr = np.concatenate([dh_new * (n - h) * z * (1.0 - z), drh * h * r * (1.0 - r)], axis=1)
+    dh = dh_new * (1.0 - z) + drh * r + da_zr @ U[:, :2 * H].T
     return np.concatenate([da_zr, da_n], axis=1), dh
-
-
-def gate_slopes(z, r, n):
-    """1 - z, 1 - r and 1 - n^2 of every step at once (T,B,H) each: the same numbers a step would
-    compute, with a fraction of the calls."""
-    return 1.0 - z, 1.0 - r, 1.0 - n * n
 
 
 def gru_dU(hp, r, dxw):
@@ -108,13 +100,12 @@ def gru_backward(dhs, U, cache):
     T = dhs.shape[0]
     dxw = np.empty(dhs.shape[:2] + (U.shape[1],), dhs.dtype)
     dh = np.zeros_like(dhs[0])
-    slopes = gate_slopes(c["z"], c["r"], c["n"])
     for t in (range(T) if c["reverse"] else range(T - 1, -1, -1)):
         dh = dh + dhs[t]
         m = c["mask"][t]
         # a masked step passes dh straight to the previous state and gets no gradient itself
         dxw[t], dh_prev = gru_step_backward(np.where(m, dh, 0.0), c["hp"][t], c["z"][t], c["r"][t],
-                                            c["n"][t], U, [x[t] for x in slopes])
+                                            c["n"][t], U)
         dh = np.where(m, dh_prev, dh)
     return dxw, gru_dU(c["hp"], c["r"], dxw), dh
 
@@ -234,16 +225,14 @@ def decode_backward(params, dec, dlogits, Y, ann, attention, grads):
     dsW, de = np.empty((N, B, H), f), np.empty(alpha.shape, f)
     dannU = np.zeros(ann.shape[:2] + (H,), f)
     ds = np.zeros((B, H), f)
-    slopes = gate_slopes(g["z"], g["r"], g["n"])
-    act_slope = 1.0 - act ** 2                       # tanh' of every step's scores at once
     for i in range(N - 1, -1, -1):
         # ds holds dL/ds_i from step i+1 (its GRU and its attention); add this step's logits
         dxw[i], ds = gru_step_backward(ds + dO[i, :, :H], g["hp"][i], g["z"][i], g["r"][i], g["n"][i],
-                                       p["U_dec"], [x[i] for x in slopes])
+                                       p["U_dec"])
         dC[i] = dc = dO[i, :, H:3 * H] + dxw[i] @ W_c.T
         dalpha = (ann @ dc[:, :, None])[:, :, 0]
         de[i] = alpha[i] * (dalpha - (alpha[i] * dalpha).sum(1, keepdims=True))  # softmax; pads: alpha=0
-        dpre = de[i][:, :, None] * v_a * act_slope[i]   # (B,M,A)
+        dpre = de[i][:, :, None] * v_a * (1.0 - act[i] ** 2)   # (B,M,A)
         dannU += dpre
         dsW[i] = dpre.sum(1)
         ds = ds + dsW[i] @ W_a.T
