@@ -119,19 +119,16 @@ def snippet(e: dict) -> str:
     return f'=== "{e["section"]} {e["label"]}"\n\n{body}\n'
 
 
-MODELS = Path(__file__).resolve().parents[1] / "seqlabs" / "models"
-
-
 def trained_facts() -> dict:
     """Numbers the text quotes from what the build trained (seqbuild.models): each declaration's
     facts of its models/<name>.json (seqlabs.trained)."""
     from seqbuild.models import declared
     found = {}
     for trained in declared():
-        built = MODELS / f"{trained.name}.json"  # beside seqlabs, wherever the docs are built from
         # trained by make build's first step; a page that asks without it stops the build
-        if trained.facts is not None and built.is_file():
-            found.update(trained.facts(json.loads(built.read_text())))
+        built = trained.built() if trained.facts is not None else None
+        if built is not None:
+            found.update(trained.facts(built))
     return found
 
 

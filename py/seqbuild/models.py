@@ -96,7 +96,8 @@ def train(root: Path, stale: list) -> None:
     parts = [p for p in share(pool, [c for t in stale for c in t["costs"]]) if p]
     start = time.perf_counter()
     lines, workers, finishing = queue.Queue(), [], []
-    results = {t["name"]: {} for t in stale}
+    by_name = {t["name"]: t for t in stale}
+    results = {name: {} for name in by_name}  # job index -> result, per declaration
     try:
         for part in parts:
             worker = subprocess.Popen([sys.executable, "-c", WORK], cwd=py, env=ONE_CORE, stdin=subprocess.PIPE,
@@ -116,12 +117,13 @@ def train(root: Path, stale: list) -> None:
                 continue
             name, i, result = json.loads(line)
             results[name][i] = result
-            t = next(t for t in stale if t["name"] == name)
+            t = by_name[name]
             if len(results[name]) == len(t["jobs"]):
                 finishing.append(start_finish(py, t, [results[name][k] for k in range(len(t["jobs"]))], start))
         unfinished = [t["title"] for t in stale if len(results[t["name"]]) < len(t["jobs"])]
         if any(worker.wait() != 0 for worker in workers) or unfinished:
-            raise SystemExit(f"Training {' and '.join(unfinished) or 'failed'} failed; see the error above.")
+            failed = unfinished or [t["title"] for t in stale]
+            raise SystemExit(f"Training {' and '.join(failed)} failed; see the error above.")
         for t, process, seconds, scratch in finishing:
             out = process.communicate()[0]
             Path(scratch).unlink(missing_ok=True)

@@ -2,9 +2,7 @@
 
 The task, the learners and their training are in gap_learners.py; here is the lab: its settings,
 its call, the grid the build trained, what its sentence must say and its notebook."""
-import json
 
-from . import models
 from .gap_learners import LEARNERS, grid, grid_jobs, one_run
 from .schema import Param, validate
 from .trained import Trained
@@ -57,10 +55,9 @@ def built_grid() -> dict | None:
     """The grid trained when the site was built (seqbuild.models), if this copy of seqlabs has it:
     the build and the wheel do; the browser's copy does not need it, because the page holds the
     grid from the build and draws each retrained run against that."""
-    path = models.HERE / f"{TRAINED.name}.json"
-    if not path.is_file():
+    built = TRAINED.built()
+    if built is None:
         return None
-    built = json.loads(path.read_text())
     return {**grid(built["runs"]), "build_seconds": built["build_seconds"]}
 
 

@@ -5,8 +5,11 @@ all of them shared between two processes of one core each, by their expected cos
 what `finish` makes of a declaration's results to models/<name>.json, beside the weights any
 job wrote itself. The text can quote numbers from it through `facts` ({{ seqlabs.<key> }}).
 """
+import json
 from dataclasses import dataclass
 from typing import Any, Callable
+
+from . import models
 
 
 @dataclass(frozen=True)
@@ -20,3 +23,9 @@ class Trained:
     finish: Callable[[list, float], dict]  # the results in the jobs' order, and the seconds -> the JSON
     in_browser: bool = False               # the browser's zip of models carries <name>.json too
     facts: Callable[[dict], dict] | None = None  # the JSON -> numbers the text quotes
+
+    def built(self) -> dict | None:
+        """What the build made of it (models/<name>.json), if this copy of seqlabs has it: the
+        build and the wheel do, the browser's copy only when the declaration is in_browser."""
+        path = models.HERE / f"{self.name}.json"
+        return json.loads(path.read_text()) if path.is_file() else None
