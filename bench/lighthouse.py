@@ -12,15 +12,12 @@ Pages serves it (gzip, max-age=600: conftest.PagesHandler) and prints a Markdown
 Targets: performance >= 0.95 on mobile with TBT <= 150 ms, >= 0.99 on desktop; accessibility 1,
 best practices 1, SEO >= 0.95.
 """
-import functools
-import http.server
 import json
 import os
 import signal
 import subprocess
 import sys
 import tempfile
-import threading
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -132,30 +129,13 @@ def markdown_table(results: dict) -> str:
     return "\n".join(lines)
 
 
-def serve(folder: Path):
-    """The folder on 127.0.0.1 as GitHub Pages serves it: gzip and max-age=600."""
-    sys.path.insert(0, str(ROOT / "tests"))
-    from conftest import PagesHandler
-    handler = functools.partial(PagesHandler, directory=str(folder))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    return httpd, f"http://127.0.0.1:{httpd.server_port}"
-
-
 def main(argv: list[str]) -> None:
     with tempfile.TemporaryDirectory(prefix="seqlh-site-") as work:
-        if len(argv) > 1:
-            site = Path(argv[1]).resolve()
-        else:
-            sys.path.insert(0, str(ROOT / "tests"))
-            from conftest import build_site
-            site = build_site(Path(work) / "site")
-        httpd, origin = serve(site)
-        try:
+        sys.path.insert(0, str(ROOT / "tests"))
+        from conftest import PagesHandler, build_site, serve_directory
+        site = Path(argv[1]).resolve() if len(argv) > 1 else build_site(Path(work) / "site")
+        with serve_directory(site, handler_class=PagesHandler) as origin:  # as GitHub Pages serves
             results = lighthouse_scores(origin, PAGES)
-        finally:
-            httpd.shutdown()
-            httpd.server_close()
     print(markdown_table(results))
 
 
