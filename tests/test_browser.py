@@ -104,7 +104,9 @@ def test_search_finds_a_word_from_the_module(page, server):
     search = page.locator("input.md-search__input")
     search.click()
     search.press_sequentially("hidden state")
-    page.wait_for_selector(".md-search-result__item", timeout=20_000)
+    # The list is redrawn as each key lands: wait for the one for the whole query (its links
+    # highlight both words), not the one for "h".
+    page.wait_for_selector(".md-search-result__item a[href*='h=hidden+state']", timeout=20_000)
     assert "module" in page.locator(".md-search-result__item a").first.get_attribute("href")
 
 
