@@ -147,7 +147,7 @@ def test_an_embed_declaration_missing_a_part_is_named(monkeypatch):
 def test_what_the_labs_declare_for_the_build_to_train_is_found_and_shared_by_cost():
     """seqbuild.models trains what the labs' modules declare (TRAINED), with nothing named there:
     every declaration has JSON-able jobs, each with a cost, and the jobs are shared between the
-    two cores dearest first, each to the lighter part."""
+    two cores dearest first, each to whichever core is free."""
     declared = build_models.declared()
     assert declared and len({t.name for t in declared}) == len(declared)
     for trained in declared:
@@ -155,7 +155,7 @@ def test_what_the_labs_declare_for_the_build_to_train_is_found_and_shared_by_cos
         assert jobs and json.loads(json.dumps(jobs)) == [list(j) if isinstance(j, tuple) else j for j in jobs]
         assert all(trained.cost(job) > 0 for job in jobs), trained.name
         assert all((ROOT / "py" / "seqlabs" / source).is_file() for source in trained.sources), trained.name
-    assert build_models.share(["a", "b", "c", "d", "e"], [5, 4, 3, 2, 2]) == [["a", "d", "e"], ["b", "c"]]
+    assert build_models.dearest_first(["a", "b", "c", "d", "e"], [2, 5, 3, 4, 2]) == ["b", "d", "c", "a", "e"]
 
 
 def test_a_training_declaration_of_the_wrong_kind_is_named(monkeypatch):

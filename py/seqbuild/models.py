@@ -1,8 +1,9 @@
 """Train what the labs declare (a lab module's TRAINED, seqlabs.trained) once per change of its code.
 
 A declaration's stamp is a hash of its source files; while it matches, its files in
-py/seqlabs/models/ are reused. The jobs of every stale declaration are pooled and shared between
-two subprocesses of one core each, dearest first, each to the less loaded one. As soon as all
+py/seqlabs/models/ are reused. The jobs of every stale declaration are pooled, dearest first, and
+handed one at a time to two subprocesses of one core each: whichever is free takes the next, so
+that a cost guessed wrong leaves no core idle at the end while the other trains. As soon as all
 of a declaration's jobs are in, a third subprocess makes its models/<name>.json from them
 (`finish`) while the others train on. Everything that imports seqlabs runs in a subprocess, so
 that `mkdocs serve` always trains the current code.
@@ -29,7 +30,8 @@ WORK = """
 import json, sys
 from seqbuild.models import declared
 trained = {t.name: t for t in declared()}
-for name, i, job in json.load(sys.stdin):
+for line in sys.stdin:  # one job per line, the next one sent when this one's result is in
+    name, i, job = json.loads(line)
     print(json.dumps([name, i, trained[name].run(job)]), flush=True)
 """
 FINISH = """
@@ -40,6 +42,7 @@ name, results, seconds = sys.argv[1], Path(sys.argv[2]), float(sys.argv[3])
 done = {t.name: t for t in declared()}[name].finish(json.loads(results.read_text()), seconds)
 print(json.dumps(done))
 """
+CORES = 2
 ONE_CORE = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
 
 
@@ -70,20 +73,27 @@ def is_current(stamp_file: Path, want: str) -> bool:
     return stamp_file.is_file() and stamp_file.read_text() == want
 
 
-def share(jobs: list, costs: list, parts=2) -> list:
-    """The jobs split into parts of about equal cost: the dearest first, each to the lightest part."""
-    loads, out = [0.0] * parts, [[] for _ in range(parts)]
-    for job, cost in sorted(zip(jobs, costs), key=lambda jc: -jc[1]):
-        k = loads.index(min(loads))
-        out[k].append(job)
-        loads[k] += cost
-    return out
+def dearest_first(jobs: list, costs: list) -> list:
+    """The jobs in the order they are handed out: the longest first, so that the last to end are short."""
+    return [job for job, _ in sorted(zip(jobs, costs), key=lambda jc: -jc[1])]
 
 
-def lines_of(process, into: queue.Queue) -> None:
+def lines_of(k: int, process, into: queue.Queue) -> None:
     for line in process.stdout:
-        into.put(line)
-    into.put(None)
+        into.put((k, line))
+    into.put((k, None))
+
+
+def hand_next(worker, todo: list) -> None:
+    """The next job to a worker that is free, or the end of its input when none is left."""
+    try:
+        if todo:
+            worker.stdin.write(json.dumps(todo.pop(0)) + "\n")
+            worker.stdin.flush()
+        else:
+            worker.stdin.close()
+    except BrokenPipeError:  # it has died: its end says so, and the job is missed as unfinished
+        pass
 
 
 def train(root: Path, stale: list) -> None:
@@ -93,33 +103,33 @@ def train(root: Path, stale: list) -> None:
     models_dir.mkdir(exist_ok=True)
     print(f"Training {' and '.join(t['title'] for t in stale)} (first build only)…", file=sys.stderr)
     pool = [(t["name"], i, job) for t in stale for i, job in enumerate(t["jobs"])]
-    parts = [p for p in share(pool, [c for t in stale for c in t["costs"]]) if p]
+    todo = dearest_first(pool, [c for t in stale for c in t["costs"]])
     start = time.perf_counter()
     lines, workers, finishing = queue.Queue(), [], []
     by_name = {t["name"]: t for t in stale}
     results = {name: {} for name in by_name}  # job index -> result, per declaration
     try:
-        for part in parts:
+        for k in range(min(CORES, len(todo))):
             worker = subprocess.Popen([sys.executable, "-c", WORK], cwd=py, env=ONE_CORE, stdin=subprocess.PIPE,
                                       stdout=subprocess.PIPE, text=True)
             workers.append(worker)
-            worker.stdin.write(json.dumps(part))
-            worker.stdin.close()
-            threading.Thread(target=lines_of, args=(worker, lines), daemon=True).start()
+            threading.Thread(target=lines_of, args=(k, worker, lines), daemon=True).start()
+            hand_next(worker, todo)
         for t in stale:
             if not t["jobs"]:
                 finishing.append(start_finish(py, t, [], start))
         ended = 0
         while ended < len(workers):
-            line = lines.get()
+            k, line = lines.get()
             if line is None:
                 ended += 1
                 continue
+            hand_next(workers[k], todo)
             name, i, result = json.loads(line)
             results[name][i] = result
             t = by_name[name]
             if len(results[name]) == len(t["jobs"]):
-                finishing.append(start_finish(py, t, [results[name][k] for k in range(len(t["jobs"]))], start))
+                finishing.append(start_finish(py, t, [results[name][j] for j in range(len(t["jobs"]))], start))
         unfinished = [t["title"] for t in stale if len(results[t["name"]]) < len(t["jobs"])]
         if any(worker.wait() != 0 for worker in workers) or unfinished:
             failed = unfinished or [t["title"] for t in stale]

@@ -45,7 +45,7 @@ def grid_facts(built: dict) -> dict:
 
 # The grid the figure is drawn from, trained by the build (seqbuild.models). Its runs' costs,
 # in core-seconds per step of sequence for a whole run, share them out between the two cores.
-RUN_COST = {"elman": 0.05, "attention": 0.08, "lstm": 0.28}
+RUN_COST = {"elman": 0.03, "attention": 0.05, "lstm": 0.13}
 TRAINED = Trained("long_gap", "the long-gap grid (3 learners at 6 gaps)", ("gap_learners.py", "rnn_gradient.py"),
                   jobs=grid_jobs, run=lambda job: one_run(*job), cost=lambda job: RUN_COST[job[0]] * (job[1] + 2),
                   finish=lambda runs, seconds: {"runs": runs, "build_seconds": seconds}, facts=grid_facts)
