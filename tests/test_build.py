@@ -174,3 +174,20 @@ def test_one_lab_is_the_probe_and_a_second_one_is_refused():
         api.find_probe({**api.LABS, other: type("Probe", (), {"PROBE": True})})
     with pytest.raises(TypeError, match=r"^Exactly one lab must declare PROBE = True, and 0 do \(none\)\.$"):
         api.find_probe({other: api.LABS[other]})
+
+
+def test_making_the_service_worker_leaves_nothing_in_the_systems_temporary_folder(site_dir, tmp_path, monkeypatch):
+    """Workbox bundles the worker through a temporary file it never deletes; the build gives it a
+    folder of its own and removes it, so that builds do not pile up a sw.js each in /tmp."""
+    import tempfile
+
+    from seqbuild import hooks
+    site = shutil.copytree(site_dir, tmp_path / "site", ignore=shutil.ignore_patterns("*.snap*", "vendor"))
+    (site / "sw.js").unlink()
+    system_tmp = tmp_path / "tmp"
+    system_tmp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(system_tmp))
+    monkeypatch.setattr(tempfile, "tempdir", None)  # read TMPDIR again
+    hooks.on_post_build({"site_dir": str(site)})
+    assert "module/index.html" in (site / "sw.js").read_text()  # made, with the site's pages in its list
+    assert list(system_tmp.iterdir()) == []

@@ -4,6 +4,7 @@ draws before (and without) Pyodide."""
 import os
 import re
 import subprocess
+import tempfile
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
@@ -88,4 +89,8 @@ def on_post_page(output, page, config):
 
 def on_post_build(config):
     # The service worker must list the final files, so it is made last, from the built site.
-    subprocess.run(["node", str(ROOT / "py" / "seqbuild" / "build-sw.mjs"), config["site_dir"]], check=True)
+    # Workbox bundles the worker through a temporary file it never deletes: give it a folder
+    # that is removed afterwards, so that builds do not leave a sw.js each in the system's /tmp.
+    with tempfile.TemporaryDirectory(prefix="seqlabs-sw-") as scratch:
+        subprocess.run(["node", str(ROOT / "py" / "seqbuild" / "build-sw.mjs"), config["site_dir"]], check=True,
+                       env={**os.environ, "TMPDIR": scratch})
