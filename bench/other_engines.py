@@ -129,6 +129,16 @@ def restore_steps(timings: list[dict]) -> dict:
             "restore_ms": at["restored"] - at["runtime"], "check_ends_ms": at["checked"]}
 
 
+def restore_table(first_column: str, steps: dict) -> list[str]:
+    """The markdown table of restore_steps results, one row per label (an engine, a page)."""
+    if not steps:
+        return []
+    return ["", f"| {first_column} | image read ms | Pyodide's JS ms | restore ms | check ends at ms |",
+            "|---|---:|---:|---:|---:|"] + [
+        f"| {label} | {st['read_ms']} | {st['runtime_ms']} | {st['restore_ms']} | {st['check_ends_ms']} |"
+        for label, st in steps.items()]
+
+
 def engine_rows(site: Path, changes: dict, n_changes: int) -> dict:
     """-> {engine: {...}} or {engine: {"error": sentence}} where the engine is missing."""
     rows = {}
@@ -176,12 +186,8 @@ def markdown(rows: dict, target_redraw: float) -> list[str]:
         lines.append(f"| {engine} {r['version']} | {r['floor, cold']['median_ms']} | {r['floor, warm']['median_ms']} | "
                      f"{f['median_ms']} ({f['ratio_to_floor']}) | {rep['median_ms']} ({rep['ratio_to_floor']}, {rep['ratio_to_first']}) | "
                      f"{', '.join(r['repeat booted from'])} | {'met' if ok else '**missed**'} |")
-    lines += ["", "| engine: repeat visit's restore | image read ms | Pyodide's JS ms | restore ms | check ends at ms |",
-              "|---|---:|---:|---:|---:|"]
-    for engine, r in rows.items():
-        st = r.get("repeat visit steps") or {}
-        if st:
-            lines.append(f"| {engine} | {st['read_ms']} | {st['runtime_ms']} | {st['restore_ms']} | {st['check_ends_ms']} |")
+    lines += restore_table("engine: repeat visit's restore",
+                           {engine: r["repeat visit steps"] for engine, r in rows.items() if r.get("repeat visit steps")})
     lines += ["", f"| engine: control change → redrawn | drawn p50 ms | drawn p95 ms | Python round trip p50 / p95 | target p95 ≤ {target_redraw} ms |",
               "|---|---:|---:|---:|---|"]
     for engine, r in rows.items():

@@ -456,11 +456,7 @@ def markdown(report: dict) -> str:
                          f"{verdict(ok[0], 'paint')} / {verdict(ok[1], f'ready (≤ {ready_target})')} |")
     steps = {path: page["warm + snapshot"]["restore_steps"] for path, page in r["pages"].items()
              if page.get("warm + snapshot", {}).get("restore_steps")}
-    if steps:
-        lines += ["", "| chromium: repeat visit's restore | image read ms | Pyodide's JS ms | restore ms | check ends at ms |",
-                  "|---|---:|---:|---:|---:|"]
-        lines += [f"| {path} | {st['read_ms']} | {st['runtime_ms']} | {st['restore_ms']} | {st['check_ends_ms']} |"
-                  for path, st in steps.items()]
+    lines += other_engines.restore_table("chromium: repeat visit's restore", steps)
     lines += ["", f"| lab: control change → redrawn | changes | drawn p50 | drawn p95 | of which Python round trip p50 / p95 | next frame p50 / p95 | target p95 ≤ {t['redraw_p95_ms']} ms (worst {t['redraw_worst_ms']}) |",
               "|---|---|---:|---:|---:|---:|---|"]
     for lab, parts in r["labs"].items():

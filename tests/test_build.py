@@ -4,12 +4,13 @@ import json
 import re
 import shutil
 import sys
+import tempfile
 import zipfile
 
 import pytest
 
 from conftest import ROOT
-from seqbuild import bundle, instructors, models as build_models, vendor
+from seqbuild import bundle, hooks, instructors, models as build_models, vendor
 from seqlabs import api
 
 # Ways a file makes the browser fetch something by itself (plain <a href> links are fine).
@@ -179,9 +180,6 @@ def test_one_lab_is_the_probe_and_a_second_one_is_refused():
 def test_making_the_service_worker_leaves_nothing_in_the_systems_temporary_folder(site_dir, tmp_path, monkeypatch):
     """Workbox bundles the worker through a temporary file it never deletes; the build gives it a
     folder of its own and removes it, so that builds do not pile up a sw.js each in /tmp."""
-    import tempfile
-
-    from seqbuild import hooks
     site = shutil.copytree(site_dir, tmp_path / "site", ignore=shutil.ignore_patterns("*.snap*", "vendor"))
     (site / "sw.js").unlink()
     system_tmp = tmp_path / "tmp"

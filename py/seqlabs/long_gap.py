@@ -43,8 +43,8 @@ def grid_facts(built: dict) -> dict:
     return {"long_gap_longest": str(longest), "long_gap_lstm_longest": f"{lstm:.1%}".replace(".0%", "%")}
 
 
-# The grid the figure is drawn from, trained by the build (seqbuild.models). Its runs' costs,
-# in core-seconds per step of sequence for a whole run, share them out between the two cores.
+# The grid the figure is drawn from, trained by the build (seqbuild.models). Its runs' costs, in
+# core-seconds per step of sequence for a whole run (measured here), put the dearest first.
 RUN_COST = {"elman": 0.03, "attention": 0.05, "lstm": 0.13}
 TRAINED = Trained("long_gap", "the long-gap grid (3 learners at 6 gaps)", ("gap_learners.py", "rnn_gradient.py"),
                   jobs=grid_jobs, run=lambda job: one_run(*job), cost=lambda job: RUN_COST[job[0]] * (job[1] + 2),

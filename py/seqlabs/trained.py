@@ -1,7 +1,7 @@
 """What the build trains for a lab, declared in the lab's own module as TRAINED.
 
 seqbuild.models finds every declaration, trains again those whose sources changed (the jobs of
-all of them shared between two processes of one core each, by their expected cost), and writes
+all of them handed, dearest first, to whichever of two one-core processes is free), and writes
 what `finish` makes of a declaration's results to models/<name>.json, beside the weights any
 job wrote itself. The text can quote numbers from it through `facts` ({{ seqlabs.<key> }}).
 """
@@ -19,7 +19,7 @@ class Trained:
     sources: tuple[str, ...]               # the files of seqlabs whose change trains it again
     jobs: Callable[[], list]               # the jobs, each a JSON-able argument of run
     run: Callable[[Any], Any]              # one job -> a JSON-able result (it may write weights too)
-    cost: Callable[[Any], float]           # a job's expected core-seconds here, to share the jobs out
+    cost: Callable[[Any], float]           # a job's expected core-seconds here: the dearest go first
     finish: Callable[[list, float], dict]  # the results in the jobs' order, and the seconds -> the JSON
     in_browser: bool = False               # the browser's zip of models carries <name>.json too
     facts: Callable[[dict], dict] | None = None  # the JSON -> numbers the text quotes
