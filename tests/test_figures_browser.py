@@ -87,6 +87,7 @@ RECORD_STATUSES = f"""() => {{ const fig = document.querySelector('{EMB}'), text
     .observe(fig, {{childList: true, characterData: true, subtree: true}}); }}"""
 
 
+@pytest.mark.python  # about retraining, not the start: Python restores, as on a repeat visit
 def test_retrain_shows_progress_and_updates_the_figure(page, server):
     open_figure(page, server, EMB)
     # Python is up before the first touch, as for a reader who has read a while: a first touch

@@ -408,7 +408,8 @@ CHART_SHARE = """(fig) => Math.min(...[...fig.querySelectorAll('.lab-screen .lab
 
 def test_every_chart_stays_half_in_view_while_its_controls_have_focus(make_context, server):
     """long-gap's stuck charts took 610 of 844 px, and with Learner focused 30% of them showed."""
-    context, _ = make_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    # A first focus in a lab starts Python: it restores, as on a repeat visit (this is about layout).
+    context, _ = make_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, snapshot=True)
     page = context.new_page()
     page.goto(f"{server}/module/", wait_until="load")
     page.wait_for_function("() => [...document.querySelectorAll('figure[data-lab]')].every(f => f.dataset.drawn)")

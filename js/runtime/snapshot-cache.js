@@ -33,10 +33,30 @@ export async function cachedSnapshot(assets) {
   if (!store.canStore() || (await store.keys()).length === 0) return null;
   const manifest = await snapshotManifest(assets);
   if (!manifest || !snapshotFits(manifest).ok) return null;
-  const value = await store.get(fileUrl(assets, manifest));
+  const url = fileUrl(assets, manifest);
+  const value = await store.get(url);
+  if (value === undefined) return null;
   // A Blob, as stored since; an ArrayBuffer, as an earlier version stored it.
-  const bytes = value instanceof Blob ? await value.arrayBuffer() : value;
-  return bytes instanceof ArrayBuffer || ArrayBuffer.isView(bytes) ? { manifest, bytes } : null;
+  const bytes = value instanceof Blob ? await value.arrayBuffer().catch(() => null) : value;
+  if (bytes instanceof ArrayBuffer || ArrayBuffer.isView(bytes)) return { manifest, bytes };
+  // An entry that cannot be read (a Blob whose bytes were lost) is forgotten: kept, it would make
+  // every later start a boot while the page's store reports it present. Forgotten, the page
+  // stores this build's file afresh after the boot.
+  console.info("Python snapshot not readable; starting Python the usual way.");
+  await store.remove(url).catch(() => {});
+  return null;
+}
+
+// Chromium can complete the put's transaction while it still writes a Blob's bytes (seen in a
+// private window): a tab closed then leaves an entry that cannot be read. Reading its last bytes
+// back waits for them, and finds an entry that did not keep them.
+async function readBack(url) {
+  const value = await store.get(url);
+  const tail = value instanceof Blob ? await value.slice(-16).arrayBuffer().catch(() => null) : value;
+  if (!tail) {
+    await store.remove(url).catch(() => {});
+    throw new Error("The Python snapshot could not be read back from this browser's storage.");
+  }
 }
 
 // The image is kept as a Blob: IndexedDB then keeps it as a file of its own and hands back a
@@ -99,6 +119,7 @@ export async function storeSnapshot(assets, { saveData = false } = {}) {
       throw new Error("The downloaded Python snapshot does not match this build's manifest.");
     }
     await putImage(url, bytes);
+    await readBack(url);
     status = "stored";
   }
   for (const key of await store.keys()) if (!keep.has(key)) await store.remove(key);

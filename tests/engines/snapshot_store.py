@@ -21,3 +21,5 @@ STORE_DAMAGED = f"""async ([url]) => {{ {OPEN}
   const bytes = new Uint8Array(await new Response(unpacked).arrayBuffer());
   bytes.fill(7, bytes.length - 4 * 2 ** 20, bytes.length - 2 ** 20);
   await run('readwrite', (s) => s.put(new Blob([bytes]), new URL(url, location.href).href)); }}"""
+# ([url, value]) -> stores `value` under `url` as it is
+PUT = f"async ([url, value]) => {{ {OPEN} await run('readwrite', (s) => s.put(value, new URL(url, location.href).href)); }}"
