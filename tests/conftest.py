@@ -208,22 +208,22 @@ def draw_diagrams(page, timeout=30_000) -> None:
     """Scrolls to the page's first diagram, as a reader does, and waits until it is drawn."""
     page.locator("pre.mermaid, div.mermaid").first.scroll_into_view_if_needed()
     page.wait_for_function(DIAGRAM_DRAWN, timeout=timeout)
-# What the page does after a first boot, done at once: this build's snapshot into the context's
-# IndexedDB, so that Python in this context restores (about 1 s) instead of booting (3 s alone,
-# far more with the suite's other workers).
-STORE_SNAPSHOT_NOW = """async () => { const p = window.seqlabs.python; p.storeSnapshotWhenIdle();
-  return await p.snapshotStore; }"""
-
-
+# What the page does after a first boot (js/runtime/snapshot-cache.js), done at once and from a
+# page that runs nothing else: this build's snapshot, unpacked, into the context's IndexedDB, so
+# that Python in this context restores (about 1 s) instead of booting (3 s alone, far more with
+# the suite's other workers). From the licence page, through the page's own code, a prime cost
+# about 1.5 core-s; the page's own storing is tested in test_snapshot_browser.py.
 def prime_snapshot(context, site_url: str) -> None:
     """Stores the build's Python snapshot in `context`, as an earlier visit would have. site_url is
     where the site is served: an origin, or a folder such as a SCORM package's."""
+    from engines import snapshot_store
     page = context.new_page()
-    page.goto(f"{site_url}/licence/index.html", wait_until="load")  # a file: an LMS serves no folders
-    page.wait_for_function("() => window.seqlabs !== undefined")
-    stored = page.evaluate(STORE_SNAPSHOT_NOW)
+    page.goto(f"{site_url}/assets/snapshot/manifest.json")  # a file: an LMS serves no folders
+    manifest = page.evaluate("() => fetch(location.href).then((r) => r.json())")
+    assert manifest["ok"], manifest
+    stored = page.evaluate(snapshot_store.STORE, [f"{site_url}/assets/snapshot/{manifest['file']}"])
     page.close()
-    assert stored["status"] == "stored", stored
+    assert stored == manifest["bytes"], (stored, manifest["bytes"])
 
 
 @pytest.fixture

@@ -23,3 +23,15 @@ STORE_DAMAGED = f"""async ([url]) => {{ {OPEN}
   await run('readwrite', (s) => s.put(new Blob([bytes]), new URL(url, location.href).href)); }}"""
 # ([url, value]) -> stores `value` under `url` as it is
 PUT = f"async ([url, value]) => {{ {OPEN} await run('readwrite', (s) => s.put(value, new URL(url, location.href).href)); }}"
+# ([url]) -> stores the file at `url`, unpacked, as the page stores it after a first boot (a Blob),
+# reads its last bytes back (js/runtime/snapshot-cache.js says why) and returns its size
+STORE = f"""async ([url]) => {{ {OPEN}
+  const packed = new Uint8Array(await (await fetch(url)).arrayBuffer());
+  const gzip = packed[0] === 0x1f && packed[1] === 0x8b;
+  const blob = gzip ? await new Response(new Blob([packed]).stream().pipeThrough(new DecompressionStream('gzip'))).blob()
+    : new Blob([packed]);
+  const key = new URL(url, location.href).href;
+  await run('readwrite', (s) => s.put(blob, key));
+  const stored = await run('readonly', (s) => s.get(key));
+  await stored.slice(-16).arrayBuffer();
+  return stored.size; }}"""
