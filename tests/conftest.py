@@ -211,15 +211,14 @@ def draw_diagrams(page, timeout=30_000) -> None:
 # What the page does after a first boot (js/runtime/snapshot-cache.js), done at once and from a
 # page that runs nothing else: this build's snapshot, unpacked, into the context's IndexedDB, so
 # that Python in this context restores (about 1 s) instead of booting (3 s alone, far more with
-# the suite's other workers). From the licence page, through the page's own code, a prime cost
-# about 1.5 core-s; the page's own storing is tested in test_snapshot_browser.py.
+# the suite's other workers). A page with the site's scripts, storing it its own way, costs about
+# 0.6 core-s more a prime; that way is tested in test_snapshot_browser.py.
 def prime_snapshot(context, site_url: str) -> None:
     """Stores the build's Python snapshot in `context`, as an earlier visit would have. site_url is
     where the site is served: an origin, or a folder such as a SCORM package's."""
     from engines import snapshot_store
     page = context.new_page()
-    page.goto(f"{site_url}/assets/snapshot/manifest.json")  # a file: an LMS serves no folders
-    manifest = page.evaluate("() => fetch(location.href).then((r) => r.json())")
+    manifest = page.goto(f"{site_url}/assets/snapshot/manifest.json").json()  # a file: an LMS serves no folders
     assert manifest["ok"], manifest
     stored = page.evaluate(snapshot_store.STORE, [f"{site_url}/assets/snapshot/{manifest['file']}"])
     page.close()

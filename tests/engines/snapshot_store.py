@@ -13,25 +13,24 @@ KEYS = f"async () => {{ {OPEN} return (await run('readonly', (s) => s.getAllKeys
 # -> the text of this build's refusal, or null
 REFUSED = f"""async () => {{ {OPEN} const keys = (await run('readonly', (s) => s.getAllKeys())).map(String);
   const key = keys.find((k) => k.endsWith('?refused')); return key ? String(await run('readonly', (s) => s.get(key))) : null; }}"""
-# ([url]) -> stores the file at `url`, unpacked, with three of its last four MB overwritten, as the
-# page stores it (a Blob)
-STORE_DAMAGED = f"""async ([url]) => {{ {OPEN}
-  const packed = await (await fetch(url)).arrayBuffer();
-  const unpacked = new Blob([packed]).stream().pipeThrough(new DecompressionStream('gzip'));
-  const bytes = new Uint8Array(await new Response(unpacked).arrayBuffer());
+# The file at a url as the page stores it: unpacked (unless the server already did), as a Blob;
+# and a put under the url made absolute, as the page's keys are. Returns the key.
+FILES = """const unpacked = async (url) => { const packed = new Uint8Array(await (await fetch(url)).arrayBuffer());
+  if (packed[0] !== 0x1f || packed[1] !== 0x8b) return new Blob([packed]);
+  return new Response(new Blob([packed]).stream().pipeThrough(new DecompressionStream('gzip'))).blob(); };
+const put = async (url, value) => { const key = new URL(url, location.href).href; await run('readwrite', (s) => s.put(value, key)); return key; };"""
+
+# ([url]) -> stores the file at `url` with three of its last four MB overwritten
+STORE_DAMAGED = f"""async ([url]) => {{ {OPEN} {FILES}
+  const bytes = new Uint8Array(await (await unpacked(url)).arrayBuffer());
   bytes.fill(7, bytes.length - 4 * 2 ** 20, bytes.length - 2 ** 20);
-  await run('readwrite', (s) => s.put(new Blob([bytes]), new URL(url, location.href).href)); }}"""
+  await put(url, new Blob([bytes])); }}"""
 # ([url, value]) -> stores `value` under `url` as it is
-PUT = f"async ([url, value]) => {{ {OPEN} await run('readwrite', (s) => s.put(value, new URL(url, location.href).href)); }}"
-# ([url]) -> stores the file at `url`, unpacked, as the page stores it after a first boot (a Blob),
-# reads its last bytes back (js/runtime/snapshot-cache.js says why) and returns its size
-STORE = f"""async ([url]) => {{ {OPEN}
-  const packed = new Uint8Array(await (await fetch(url)).arrayBuffer());
-  const gzip = packed[0] === 0x1f && packed[1] === 0x8b;
-  const blob = gzip ? await new Response(new Blob([packed]).stream().pipeThrough(new DecompressionStream('gzip'))).blob()
-    : new Blob([packed]);
-  const key = new URL(url, location.href).href;
-  await run('readwrite', (s) => s.put(blob, key));
+PUT = f"async ([url, value]) => {{ {OPEN} {FILES} await put(url, value); }}"
+# ([url]) -> stores the file at `url`, reads its last bytes back (js/runtime/snapshot-cache.js says
+# why) and returns its size
+STORE = f"""async ([url]) => {{ {OPEN} {FILES}
+  const key = await put(url, await unpacked(url));
   const stored = await run('readonly', (s) => s.get(key));
   await stored.slice(-16).arrayBuffer();
   return stored.size; }}"""
