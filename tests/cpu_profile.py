@@ -35,20 +35,22 @@ class CpuProfile:
         threading.Thread(target=self.loop, daemon=True).start()
 
     def sample(self):
-        used = 0.0
-        for proc in [self.me, *self.me.children(recursive=True)]:
-            try:
-                times, born = proc.cpu_times(), proc.create_time()
-            except psutil.Error:
-                continue
-            key = (proc.pid, born)
-            if key not in self.kinds:
-                self.kinds[key] = "pytest worker (CPython tests, servers)" if proc is self.me else kind_of(proc)
-            step = times.user + times.system - self.seen.get(key, 0.0)
-            used += step
-            self.by_kind[self.kinds[key]] += step
-            self.seen[key] = times.user + times.system
+        # One sample at a time: the sampling thread and a test's start both sample, and two at once
+        # would read the same last times and count the CPU between them twice.
         with self.lock:
+            used = 0.0
+            for proc in [self.me, *self.me.children(recursive=True)]:
+                try:
+                    times, born = proc.cpu_times(), proc.create_time()
+                except psutil.Error:
+                    continue
+                key = (proc.pid, born)
+                if key not in self.kinds:
+                    self.kinds[key] = "pytest worker (CPython tests, servers)" if proc is self.me else kind_of(proc)
+                step = times.user + times.system - self.seen.get(key, 0.0)
+                used += step
+                self.by_kind[self.kinds[key]] += step
+                self.seen[key] = times.user + times.system
             self.spent[self.current] += used
 
     def loop(self):
